@@ -1,0 +1,3 @@
+//! One file per subcommand of the `touchmove` binary; `main.rs` only parses and dispatches.
+
+pub mod rules;

@@ -1,0 +1,40 @@
+//! The `touchmove` command line: parsing and dispatch only; the work is in the library.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "touchmove",
+    version,
+    about = "Records over-the-board chess from an overhead camera and flags breaches of the FIDE Laws on the act of moving.",
+    long_about = "Records over-the-board chess from an overhead camera and flags every breach of the FIDE Laws \
+on the act of moving (Article 4) and on irregularities (Article 7): touch-move, castling begun with the rook, \
+two hands, a clock pressed without a move or after an illegal move, a promotion left half done, a displaced piece.\n\n\
+Decisions are JSON lines; every `article` is a clause id of RULES.md."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Judge a stream of tracker events (JSONL) and print the decisions (JSONL): the rules core alone.
+    Rules(touchmove::cmd::rules::RulesArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Rules(args) => touchmove::cmd::rules::run(args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("touchmove: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,319 @@
+//! 3.8.2, 4.4.1–4.4.3, 4.7.2 — castling: one king move, made when the rook is released on the
+//! square the king crossed; touching king and rook binds to castle; touching the rook first
+//! forbids it; a king released on its castling square allows only that castling.
+
+use shakmaty::{CastlingSide, Chess, Color, Move, Position, Role, Square};
+
+use super::Breach;
+use super::touch::Touch;
+use crate::types::Article;
+
+/// `sq` as seen from `color`'s side: a1 for White is a8 for Black.
+pub fn relative(sq: Square, color: Color) -> Square {
+    match color {
+        Color::White => sq,
+        Color::Black => sq.flip_vertical(),
+    }
+}
+
+pub fn king_home(color: Color) -> Square {
+    relative(Square::E1, color)
+}
+
+/// The castling side of a rook on its own corner square.
+pub fn corner_side(color: Color, sq: Square) -> Option<CastlingSide> {
+    if sq == relative(Square::A1, color) {
+        Some(CastlingSide::QueenSide)
+    } else if sq == relative(Square::H1, color) {
+        Some(CastlingSide::KingSide)
+    } else {
+        None
+    }
+}
+
+fn castle(pos: &Chess, side: CastlingSide) -> Option<Move> {
+    pos.legal_moves().into_iter().find(|m| m.castling_side() == Some(side))
+}
+
+fn king_moves_exist(pos: &Chess) -> bool {
+    pos.legal_moves().iter().any(|m| m.role() == Role::King)
+}
+
+fn side_name(side: CastlingSide) -> &'static str {
+    if side.is_king_side() { "kingside" } else { "queenside" }
+}
+
+/// 4.4.1–4.4.3 when the touches include the king on its home square and a rook on a corner:
+/// `Some(verdict)` when 4.4 governs, `None` to leave it to 4.3.
+pub fn king_and_rook(pos: &Chess, touches: &[Touch], m: Move) -> Option<Option<Breach>> {
+    let mover = pos.turn();
+    let king = touches.iter().position(|t| t.piece.color == mover && t.piece.role == Role::King && t.square == king_home(mover))?;
+    let (rook, side) = touches.iter().enumerate().find_map(|(i, t)| {
+        let own_rook = t.piece.color == mover && t.piece.role == Role::Rook;
+        own_rook.then(|| corner_side(mover, t.square)).flatten().map(|s| (i, s))
+    })?;
+    let same_instant = touches[king].group == touches[rook].group;
+    if king < rook || same_instant {
+        let confidence = if same_instant { 0.8 } else { 1.0 };
+        let verdict = match castle(pos, side) {
+            Some(c) if m != c => Some(Breach {
+                article: Article::A4_4_1,
+                detail: format!("touched the king and then the rook on {}: he must castle {}", touches[rook].square, side_name(side)),
+                confidence,
+            }),
+            Some(_) => None,
+            None if m.role() != Role::King && king_moves_exist(pos) => Some(Breach {
+                article: Article::A4_4_3,
+                detail: format!(
+                    "touched the king and then the rook on {} to castle, which is illegal: he must make another king move",
+                    touches[rook].square
+                ),
+                confidence,
+            }),
+            None => None,
+        };
+        return Some(verdict);
+    }
+    // The rook came first: castling on that side is barred (4.4.2) and 4.3.1 governs the rest.
+    (m.castling_side() == Some(side)).then(|| {
+        Some(Breach {
+            article: Article::A4_4_2,
+            detail: format!("touched the rook on {} before the king: he may not castle {} on this move", touches[rook].square, side_name(side)),
+            confidence: 1.0,
+        })
+    })
+}
+
+/// The castling side whose landing square a king was released on, coming from home.
+pub fn landing(pos: &Chess, origin: Option<Square>, dest: Square) -> Option<CastlingSide> {
+    let mover = pos.turn();
+    if origin != Some(king_home(mover)) {
+        return None;
+    }
+    [CastlingSide::KingSide, CastlingSide::QueenSide].into_iter().find(|s| s.king_to(mover) == dest)
+}
+
+/// 4.7.2: once the king is released on a castling square, only that castling, else another
+/// king move, else any move.
+pub fn released_king(pos: &Chess, side: Option<CastlingSide>, m: Move) -> Option<Breach> {
+    let side = side?;
+    match castle(pos, side) {
+        Some(c) if m != c => Some(Breach {
+            article: Article::A4_7_2,
+            detail: format!("released the king on its {} castling square: only castling {} was allowed", side_name(side), side_name(side)),
+            confidence: 1.0,
+        }),
+        None if m.role() != Role::King && king_moves_exist(pos) => Some(Breach {
+            article: Article::A4_7_2,
+            detail: format!("released the king on its {} castling square, where castling is illegal: another king move was required", side_name(side)),
+            confidence: 1.0,
+        }),
+        _ => None,
+    }
+}
+
+/// A rook move from its corner to the square a castling king crosses, with the king at home
+/// and the right still there: the start of castling begun with the rook, or a plain rook move.
+/// Only what the same player does next tells which.
+pub fn rook_first_shape(pos: &Chess, m: Move) -> bool {
+    let mover = pos.turn();
+    let Move::Normal { role: Role::Rook, from, to, capture: None, .. } = m else { return false };
+    let Some(side) = corner_side(mover, from) else { return false };
+    to == side.rook_to(mover)
+        && pos.board().piece_at(king_home(mover)) == Some(shakmaty::Piece { color: mover, role: Role::King })
+        && pos.castles().has(mover, side)
+}
+
+#[cfg(test)]
+mod art_3_8_2 {
+    //! Castling is one king move, recorded king-to-destination.
+    use crate::rules::testkit::*;
+
+    const FEN: &str = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+
+    #[test]
+    fn art_3_8_2_king_then_rook_is_one_move() {
+        let d = Script::from_fen(FEN)
+            .enter(0, W).lift(0, "e1").place(0, "g1").release(0, "g1").lift(0, "h1").place(0, "f1").release(0, "f1").leave(0).clock(W)
+            .run();
+        assert_eq!(sans(&d), ["O-O"]);
+        assert_eq!(ucis(&d), ["e1g1"]);
+        assert!(violations(&d).is_empty());
+    }
+
+    #[test]
+    fn art_3_8_2_king_alone_on_g1_is_not_a_move() {
+        let d = Script::from_fen(FEN).enter(0, W).lift(0, "e1").place(0, "g1").release(0, "g1").run();
+        assert!(sans(&d).is_empty());
+    }
+
+    #[test]
+    fn art_3_8_2_queenside_castling_records_e8c8() {
+        let d = Script::from_fen(FEN).mv("a2a3")
+            .enter(1, B).lift(1, "e8").place(1, "c8").release(1, "c8").lift(1, "a8").place(1, "d8").release(1, "d8").leave(1)
+            .run();
+        assert_eq!(ucis(&d), ["a2a3", "e8c8"]);
+    }
+}
+
+#[cfg(test)]
+mod art_3_8_2_1 {
+    //! Castling rights are lost for good once the king or that rook has moved.
+    use crate::rules::testkit::*;
+
+    #[test]
+    fn art_3_8_2_1_castling_after_the_king_moved_is_illegal() {
+        let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w kq - 0 1";
+        let d = Script::from_fen(fen)
+            .enter(0, W).lift(0, "e1").place(0, "g1").release(0, "g1").lift(0, "h1").place(0, "f1").release(0, "f1").leave(0)
+            .run();
+        assert!(sans(&d).is_empty());
+        assert_eq!(warning_articles(&d), ["3.8.2.1"]);
+        let d = Script::from_fen(fen)
+            .enter(0, W).lift(0, "e1").place(0, "g1").release(0, "g1").lift(0, "h1").place(0, "f1").release(0, "f1").leave(0).clock(W)
+            .run();
+        assert_eq!(violations(&d), [("7.5.1", Some(W))]);
+        assert!(detail_of(&d, "7.5.1").contains("3.8.2.1"));
+    }
+
+    #[test]
+    fn art_3_8_2_1_castling_with_the_rights_intact_is_legal() {
+        let d = Script::from_fen("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1").mv("e1g1").clock(W).run();
+        assert_eq!(sans(&d), ["O-O"]);
+    }
+}
+
+#[cfg(test)]
+mod art_3_8_2_2 {
+    //! Castling is prevented while the king's squares are attacked or a piece stands between.
+    use crate::rules::testkit::*;
+
+    #[test]
+    fn art_3_8_2_2_castling_through_an_attacked_square_is_illegal() {
+        let fen = "4k3/8/8/8/8/8/5r2/4K2R w K - 0 1";
+        let d = Script::from_fen(fen)
+            .enter(0, W).lift(0, "e1").place(0, "g1").release(0, "g1").lift(0, "h1").place(0, "f1").release(0, "f1").leave(0).clock(W)
+            .run();
+        assert!(sans(&d).is_empty());
+        assert_eq!(warning_articles(&d), ["3.8.2.2"]);
+        assert_eq!(violations(&d), [("7.5.1", Some(W))]);
+    }
+
+    #[test]
+    fn art_3_8_2_2_castling_when_nothing_attacks_the_path_is_legal() {
+        let d = Script::from_fen("4k3/8/8/8/8/8/r7/4K2R w K - 0 1").mv("e1g1").run();
+        assert_eq!(sans(&d), ["O-O"]);
+    }
+}
+
+#[cfg(test)]
+mod art_4_4_1 {
+    //! Touching his king and a rook: he must castle on that side if it is legal.
+    use crate::rules::testkit::*;
+
+    const FEN: &str = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+
+    #[test]
+    fn art_4_4_1_king_and_rook_touched_then_a_king_move_instead() {
+        let d = Script::from_fen(FEN).enter(0, W).touch(0, "e1").touch(0, "h1").mv_with(0, "e1f1").run();
+        assert_eq!(violations(&d), [("4.4.1", Some(W))]);
+    }
+
+    #[test]
+    fn art_4_4_1_king_and_rook_touched_then_castling_is_fine() {
+        let d = Script::from_fen(FEN).enter(0, W).touch(0, "e1").touch(0, "h1").mv_with(0, "e1g1").run();
+        assert!(violations(&d).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod art_4_4_2 {
+    //! Rook first, then king: no castling on that side on this move.
+    use crate::rules::testkit::*;
+
+    const FEN: &str = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+
+    #[test]
+    fn art_4_4_2_castling_begun_with_the_rook_is_one_move_and_a_breach() {
+        let d = Script::from_fen(FEN)
+            .enter(0, W).lift(0, "h1").place(0, "f1").release(0, "f1").lift(0, "e1").place(0, "g1").release(0, "g1").leave(0).clock(W)
+            .run();
+        assert_eq!(sans(&d), ["O-O"], "not two moves");
+        assert_eq!(violations(&d), [("4.4.2", Some(W))]);
+    }
+
+    #[test]
+    fn art_4_4_2_a_plain_rook_move_from_the_corner_is_recorded_as_such() {
+        let d = Script::from_fen(FEN)
+            .enter(0, W).lift(0, "h1").place(0, "f1").release(0, "f1").leave(0).clock(W).mv("a7a6")
+            .run();
+        assert_eq!(sans(&d), ["Rf1", "a6"]);
+        assert!(violations(&d).is_empty());
+        // Decided with the time of its release, not when the hand left.
+        let release_t = 0.4;
+        assert!((move_times(&d)[0] - release_t).abs() < 1e-9, "{:?}", move_times(&d));
+    }
+
+    #[test]
+    fn art_4_4_2_rook_then_king_touched_and_the_rook_moved_is_fine() {
+        let d = Script::from_fen(FEN).enter(0, W).touch(0, "h1").touch(0, "e1").mv_with(0, "h1g1").run();
+        assert!(violations(&d).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod art_4_4_3 {
+    //! King then rook when castling that side is illegal: another king move, if there is one.
+    use crate::rules::testkit::*;
+
+    // The f-file rook attacks f1: kingside castling is illegal, Kd1/Kd2 and O-O-O are not.
+    const FEN: &str = "4k3/8/8/8/8/8/PPP2rPP/R3K2R w KQ - 0 1";
+
+    #[test]
+    fn art_4_4_3_illegal_castling_touched_then_a_non_king_move() {
+        let d = Script::from_fen(FEN).enter(0, W).touch(0, "e1").touch(0, "h1").mv_with(0, "a2a3").run();
+        assert_eq!(violations(&d), [("4.4.3", Some(W))]);
+    }
+
+    #[test]
+    fn art_4_4_3_another_king_move_including_castling_the_other_way_is_fine() {
+        for uci in ["e1d1", "e1c1"] {
+            let d = Script::from_fen(FEN).enter(0, W).touch(0, "e1").touch(0, "h1").mv_with(0, uci).run();
+            assert!(violations(&d).is_empty(), "{uci}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod art_4_7_2 {
+    //! Castling is made when the rook is released; a king released on its castling square
+    //! allows only that castling (or another king move where it is illegal).
+    use crate::rules::testkit::*;
+
+    const FEN: &str = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+
+    #[test]
+    fn art_4_7_2_king_released_on_g1_then_taken_back_to_play_another_move() {
+        let d = Script::from_fen(FEN)
+            .enter(0, W).lift(0, "e1").place(0, "g1").release(0, "g1").lift(0, "g1").place(0, "f1").release(0, "f1").leave(0)
+            .run();
+        assert_eq!(sans(&d), ["Kf1"]);
+        assert!(violations(&d).iter().any(|v| v.0 == "4.7.2"));
+    }
+
+    #[test]
+    fn art_4_7_2_castling_not_made_until_the_rook_is_released() {
+        let s = Script::from_fen(FEN).enter(0, W).lift(0, "e1").place(0, "g1").release(0, "g1").lift(0, "h1").place(0, "f1");
+        assert!(sans(&s.run()).is_empty());
+        assert_eq!(sans(&s.release(0, "f1").run()), ["O-O"]);
+    }
+
+    #[test]
+    fn art_4_7_2_castling_illegal_so_another_king_move_is_fine() {
+        let d = Script::from_fen("4k3/8/8/8/8/8/PPP2rPP/R3K2R w KQ - 0 1")
+            .enter(0, W).lift(0, "e1").place(0, "g1").release(0, "g1").lift(0, "g1").place(0, "d1").release(0, "d1").leave(0)
+            .run();
+        assert_eq!(sans(&d), ["Kd1"]);
+        assert!(violations(&d).is_empty());
+    }
+}

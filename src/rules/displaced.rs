@@ -1,0 +1,203 @@
+//! 7.4.1, 7.6 — displaced pieces. A piece knocked or moved out of turn is reported when the
+//! hands leave it displaced; the player who displaced it must restore it in his own time, so
+//! pressing his clock with it still displaced breaches 7.4.1. A difference the board shows that
+//! no hand explains is a piece *found* displaced (7.6). Either way the engine then follows the
+//! board back to the game position and says so, without freezing: moves elsewhere still count.
+
+use shakmaty::{Bitboard, Board, Color, Position, Square};
+
+use super::completion::{diff, exact_match, piece_name};
+use super::{Breach, Rules};
+use crate::types::{Article, Cell, Placement, Side};
+
+/// A square known to differ from the game position, and who made it so.
+#[derive(Debug, Clone, Copy)]
+pub struct Known {
+    pub square: Square,
+    pub by: Option<Color>,
+    pub article: Article,
+    pub reported: bool,
+}
+
+/// "pawn g2 to g3, Nb1 off the board" for squares where `seen` differs from `game`.
+pub fn describe(game: &Board, seen: &Board, squares: Bitboard) -> String {
+    let mut gone: Vec<(Square, shakmaty::Piece)> = Vec::new();
+    let mut new: Vec<(Square, shakmaty::Piece)> = Vec::new();
+    for sq in squares {
+        if let Some(p) = game.piece_at(sq).filter(|&p| seen.piece_at(sq) != Some(p)) {
+            gone.push((sq, p));
+        }
+        if let Some(p) = seen.piece_at(sq).filter(|&p| game.piece_at(sq) != Some(p)) {
+            new.push((sq, p));
+        }
+    }
+    let mut parts = Vec::new();
+    for (from, piece) in gone {
+        match new.iter().position(|&(_, p)| p == piece) {
+            Some(i) => {
+                let (to, _) = new.remove(i);
+                parts.push(format!("{} {} to {to}", Side::from(piece.color), piece_name(piece, from)));
+            }
+            None => parts.push(format!("{} {} off its square", Side::from(piece.color), piece_name(piece, from))),
+        }
+    }
+    for (sq, piece) in new {
+        parts.push(format!("an extra {} {}", Side::from(piece.color), piece_name(piece, sq)));
+    }
+    format!("displaced {}", parts.join(", "))
+}
+
+impl Rules {
+    pub(super) fn mark_known(&mut self, squares: &[Square], by: Option<Color>, article: Article) {
+        let was_clean = self.known.is_empty();
+        for &square in squares {
+            if !self.known.iter().any(|k| k.square == square) {
+                self.known.push(Known { square, by, article, reported: false });
+            }
+        }
+        if was_clean && !self.known.is_empty() {
+            let list: Vec<String> = self.known.iter().map(|k| k.square.to_string()).collect();
+            self.state(format!("board differs from the game on {}: waiting for the position to be restored", list.join(", ")));
+        }
+    }
+
+    /// Forgets differences the board no longer shows.
+    pub(super) fn resolve_known(&mut self) {
+        if self.known.is_empty() {
+            return;
+        }
+        let board = self.phys.board();
+        let crowded = self.phys.crowded();
+        let game = self.pos.board().clone();
+        self.known.retain(|k| crowded.contains(k.square) || board.piece_at(k.square) != game.piece_at(k.square));
+        if self.known.is_empty() {
+            self.state("position restored: the board matches the game again".into());
+        }
+    }
+
+    /// 7.4.1: `side` pressed his clock with pieces he displaced not yet restored.
+    pub(super) fn report_unrestored(&mut self, side: Color) {
+        self.resolve_known();
+        let open: Vec<Square> = self
+            .known
+            .iter()
+            .filter(|k| k.by == Some(side) && k.article == Article::A7_4_1 && !k.reported)
+            .map(|k| k.square)
+            .collect();
+        if open.is_empty() {
+            return;
+        }
+        for k in self.known.iter_mut().filter(|k| open.contains(&k.square)) {
+            k.reported = true;
+        }
+        let names: Vec<String> = open.iter().map(|s| s.to_string()).collect();
+        let detail = format!("pressed the clock with the pieces he displaced ({}) not restored", names.join(", "));
+        self.violation(Some(side), Breach { article: Article::A7_4_1, detail, confidence: 0.9 });
+    }
+
+    /// A settled board as seen: where it differs from what the events left, the eyes win.
+    pub(super) fn follow_seen_board(&mut self, placement: &Placement) {
+        let tracked = self.phys.board();
+        let differences = placement.differences(&tracked);
+        if differences.is_empty() {
+            return;
+        }
+        for &sq in &differences {
+            let seen = match placement.cell(sq) {
+                Cell::Piece(p) => Some(p),
+                _ => None,
+            };
+            self.phys.set_square(sq, seen);
+        }
+        if self.hands_on_board() || self.result.is_some() {
+            return;
+        }
+        let board = self.phys.board();
+        let masked = self.known_mask();
+        if let Some(m) = exact_match(&self.pos, &board, masked) {
+            self.complete(m, Bitboard::EMPTY, self.now);
+            return;
+        }
+        self.resolve_known();
+        let d = diff(&board, self.pos.board()) & !self.known_mask();
+        if d.is_empty() {
+            return;
+        }
+        let detail = format!(
+            "found on the board unexplained by any move: {}; the position before the irregularity is to be reinstated",
+            describe(self.pos.board(), &board, d)
+        );
+        self.violation(None, Breach { article: Article::A7_6, detail, confidence: 0.7 });
+        self.mark_known(&d.into_iter().collect::<Vec<_>>(), None, Article::A7_6);
+    }
+}
+
+#[cfg(test)]
+mod art_7_4_1 {
+    //! A player who displaces pieces must restore them in his own time.
+    use crate::rules::testkit::*;
+
+    #[test]
+    fn art_7_4_1_knocked_piece_not_restored_before_the_clock() {
+        let d = Script::new()
+            .enter(0, W).lift(0, "g2").place(0, "g3").lift(0, "e2").place(0, "e4").release(0, "e4").leave(0).clock(W)
+            .run();
+        assert_eq!(sans(&d), ["e4"], "the move stands");
+        assert_eq!(warning_articles(&d), ["7.4.1"]);
+        assert_eq!(violations(&d), [("7.4.1", Some(W))]);
+        assert!(states(&d).iter().any(|s| s.contains("waiting for the position to be restored")));
+    }
+
+    #[test]
+    fn art_7_4_1_knocked_piece_restored_in_his_own_time_is_no_breach() {
+        let d = Script::new()
+            .enter(0, W).lift(0, "g2").place(0, "g3").lift(0, "e2").place(0, "e4").release(0, "e4").leave(0)
+            .enter(1, W).lift(1, "g3").place(1, "g2").release(1, "g2").leave(1).clock(W)
+            .mv("e7e5")
+            .run();
+        assert_eq!(sans(&d), ["e4", "e5"]);
+        assert!(violations(&d).is_empty());
+        assert!(states(&d).iter().any(|s| s.contains("position restored")));
+    }
+
+    #[test]
+    fn art_7_4_1_the_opponent_knocking_a_piece_while_waiting() {
+        let d = Script::new()
+            .enter(0, B).lift(0, "h7").leave(0)
+            .mv("e2e4").clock(W)
+            .enter(1, B).lift(1, "e7").place(1, "e5").release(1, "e5").leave(1).clock(B)
+            .run();
+        assert_eq!(warning_articles(&d), ["7.4.1"]);
+        assert_eq!(sans(&d), ["e4", "e5"], "play goes on around the missing pawn");
+        assert_eq!(violations(&d), [("7.4.1", Some(B))]);
+    }
+}
+
+#[cfg(test)]
+mod art_7_6 {
+    //! A piece found displaced: the position before the irregularity is reinstated.
+    use crate::rules::testkit::*;
+
+    #[test]
+    fn art_7_6_a_seen_board_that_no_move_explains() {
+        let d = Script::new()
+            .mv("e2e4").clock(W)
+            .board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PP1/RNBQKBNR", true)
+            .run();
+        assert_eq!(violations(&d), [("7.6", None)]);
+        assert!(detail_of(&d, "7.6").contains("Rh1") || detail_of(&d, "7.6").contains("pawn h2"));
+    }
+
+    #[test]
+    fn art_7_6_a_seen_board_that_matches_the_game_is_no_finding() {
+        let d = Script::new().mv("e2e4").board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR", true).run();
+        assert!(violations(&d).is_empty());
+    }
+
+    #[test]
+    fn art_7_6_a_move_the_events_missed_is_recorded_from_the_seen_board() {
+        let d = Script::new().board(START, true).board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR", true).run();
+        assert_eq!(sans(&d), ["e4"]);
+        assert!(violations(&d).is_empty());
+    }
+}

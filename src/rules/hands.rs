@@ -1,0 +1,108 @@
+//! 4.1 (and 7.5.4 at the clock) — each move with one hand only. A move is made with two hands
+//! when two hand ids that were over the board at the same time both acted on its squares.
+
+use std::collections::HashMap;
+
+use shakmaty::{Move, Square};
+
+use super::completion::move_squares;
+use super::{Breach, HandInfo};
+use crate::types::{Article, HandId};
+
+fn overlap(a: &HandInfo, b: &HandInfo) -> bool {
+    let end = |h: &HandInfo| h.left.unwrap_or(f64::INFINITY);
+    a.entered < end(b) && b.entered < end(a)
+}
+
+/// The 4.1 breach, if two of the mover's hands acted on the squares of `m` at once.
+pub(super) fn two_hands(hands: &HashMap<HandId, HandInfo>, acts: &[(HandId, Square)], m: Move) -> Option<Breach> {
+    let squares = move_squares(m);
+    let mut ids: Vec<HandId> = acts.iter().filter(|(_, sq)| squares.contains(*sq)).map(|(h, _)| *h).collect();
+    ids.sort();
+    ids.dedup();
+    for (i, a) in ids.iter().enumerate() {
+        for b in &ids[i + 1..] {
+            if let (Some(ha), Some(hb)) = (hands.get(a), hands.get(b)) {
+                if overlap(ha, hb) {
+                    return Some(Breach {
+                        article: Article::A4_1,
+                        detail: format!("made one move with two hands (hands {} and {})", a.0, b.0),
+                        confidence: 1.0,
+                    });
+                }
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod art_4_1 {
+    //! Each move must be played with one hand only.
+    use crate::rules::testkit::*;
+
+    const FEN: &str = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+
+    #[test]
+    fn art_4_1_castling_with_both_hands_is_a_breach() {
+        let d = Script::from_fen(FEN)
+            .enter(0, W).enter(1, W).lift(0, "e1").lift(1, "h1").place(0, "g1").place(1, "f1").release(0, "g1").release(1, "f1")
+            .leave(0).leave(1)
+            .run();
+        assert_eq!(sans(&d), ["O-O"]);
+        assert_eq!(violations(&d), [("4.1", Some(W))]);
+    }
+
+    #[test]
+    fn art_4_1_capture_with_one_hand_removing_the_piece_and_the_other_moving_is_a_breach() {
+        let d = Script::new().mv("e2e4").mv("d7d5")
+            .enter(0, W).enter(1, W).lift(1, "d5").lift(0, "e4").place(0, "d5").release(0, "d5").leave(0).leave(1)
+            .run();
+        assert_eq!(violations(&d), [("4.1", Some(W))]);
+    }
+
+    #[test]
+    fn art_4_1_a_second_hand_that_touches_nothing_does_not_count() {
+        let d = Script::new().enter(0, W).enter(1, W).mv_with(0, "e2e4").leave(1).clock(W).run();
+        assert!(violations(&d).is_empty());
+    }
+
+    #[test]
+    fn art_4_1_hands_one_after_the_other_are_one_hand_at_a_time() {
+        // The taken piece removed by one hand that leaves, the capture made by a new hand.
+        let d = Script::new().mv("e2e4").mv("d7d5")
+            .enter(0, W).lift(0, "d5").leave(0).enter(1, W).lift(1, "e4").place(1, "d5").release(1, "d5").leave(1).clock(W)
+            .run();
+        assert_eq!(sans(&d).last().unwrap(), "exd5");
+        assert!(violations(&d).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod art_7_5_4 {
+    //! Two hands for one move and the clock pressed: penalised as an illegal move.
+    use crate::rules::testkit::*;
+
+    const FEN: &str = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+
+    fn two_handed() -> Script {
+        Script::from_fen(FEN)
+            .enter(0, W).enter(1, W).lift(0, "e1").lift(1, "h1").place(0, "g1").place(1, "f1").release(0, "g1").release(1, "f1")
+            .leave(0).leave(1)
+    }
+
+    #[test]
+    fn art_7_5_4_two_hands_and_the_clock_is_penalised_and_the_move_stands() {
+        let d = two_handed().clock(W).run();
+        assert_eq!(sans(&d), ["O-O"]);
+        assert_eq!(violations(&d), [("4.1", Some(W)), ("7.5.4", Some(W))]);
+        assert_eq!(penalties(&d), [("add_time", W, Some(120))]);
+    }
+
+    #[test]
+    fn art_7_5_4_one_hand_and_the_clock_is_not() {
+        let d = Script::from_fen(FEN).mv("e1g1").clock(W).run();
+        assert!(violations(&d).is_empty());
+        assert!(penalties(&d).is_empty());
+    }
+}

@@ -1,0 +1,535 @@
+//! The rules core: tracker events in, decisions out, per `RULES.md`.
+//!
+//! [`Rules`] holds the game (a shakmaty position) and the board as the hands have left it
+//! ([`physical`]). After each act it asks whether that board now shows the game after exactly
+//! one legal move ([`completion`]): if so the move is made, and the touches, hands and releases
+//! of the move in progress are judged against it. One file per article group holds the clause
+//! logic and the tests named after each clause.
+
+mod castling;
+mod claims;
+mod completion;
+pub mod dead_position;
+mod displaced;
+mod hands;
+mod illegal;
+mod physical;
+mod promotion;
+mod setup;
+#[cfg(test)]
+pub(crate) mod testkit;
+mod touch;
+
+use std::collections::HashMap;
+
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::{Bitboard, ByColor, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square};
+
+use crate::types::{Article, Decision, DecisionKind, Event, EventKind, HandId, ImageSide, Placement, Side};
+use physical::{Physical, Unreleased};
+use touch::Touch;
+
+pub use completion::{captured_square, move_squares};
+
+/// A clause breached, as the clause logic reports it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Breach {
+    pub article: Article,
+    pub detail: String,
+    pub confidence: f64,
+}
+
+/// What the rules need to know before the first event.
+#[derive(Debug, Clone, Default)]
+pub struct RulesConfig {
+    /// The position the game starts from.
+    pub start: Chess,
+    /// Where the player who has White by the pairing sits, to tell colours reversed (7.3).
+    pub white_sits: Option<ImageSide>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct HandInfo {
+    side: Color,
+    entered: f64,
+    left: Option<f64>,
+}
+
+/// A hand acting on a square (touch, lift, place or release).
+#[derive(Debug, Clone, Copy)]
+struct Act {
+    hand: HandId,
+    side: Color,
+    square: Square,
+}
+
+/// The move in progress of the player having the move.
+#[derive(Debug, Default)]
+struct Turn {
+    touches: Vec<Touch>,
+    acts: Vec<Act>,
+    group: u32,
+    last_touch_at: Option<(f64, Option<u64>)>,
+    /// Squares where a piece was released on purpose, and the squares those pieces came from.
+    deliberate: Bitboard,
+    king_landing: Option<CastlingSide>,
+    promo_choice: Option<(Square, Role)>,
+    warned: Option<String>,
+}
+
+/// A rook move that may yet turn out to be castling begun with the rook (4.4.2).
+#[derive(Debug, Clone, Copy)]
+struct Pending {
+    m: Move,
+    t: f64,
+    frame: Option<u64>,
+}
+
+/// The piece the last mover released, which he may not move on (4.7).
+#[derive(Debug, Clone, Copy)]
+struct JustMoved {
+    color: Color,
+    /// Where it was released as the move.
+    square: Square,
+    /// Where it stands now.
+    at: Square,
+    lifted: bool,
+    reported: bool,
+}
+
+/// The rules engine. Feed it events in time order with [`Rules::apply`]; call [`Rules::finish`]
+/// at the end of the stream.
+pub struct Rules {
+    start: Chess,
+    pos: Chess,
+    ply: u32,
+    phys: Physical,
+    hands: HashMap<HandId, HandInfo>,
+    turn: Turn,
+    announced: ByColor<bool>,
+    /// The side that made the last move and has not pressed its clock yet, and whether it
+    /// used two hands.
+    awaiting_clock: Option<(Color, bool)>,
+    illegal: ByColor<u8>,
+    known: Vec<displaced::Known>,
+    claims: Vec<claims::Open>,
+    pending: Option<Pending>,
+    just_moved: Option<JustMoved>,
+    result: Option<&'static str>,
+    over_noted: bool,
+    setup_seen: bool,
+    white_sits: Option<ImageSide>,
+    now: (f64, Option<u64>),
+    out: Vec<Decision>,
+}
+
+impl Rules {
+    pub fn new(config: RulesConfig) -> Rules {
+        Rules {
+            phys: Physical::new(config.start.board()),
+            pos: config.start.clone(),
+            start: config.start,
+            ply: 0,
+            hands: HashMap::new(),
+            turn: Turn::default(),
+            announced: ByColor::default(),
+            awaiting_clock: None,
+            illegal: ByColor::default(),
+            known: Vec::new(),
+            claims: Vec::new(),
+            pending: None,
+            just_moved: None,
+            result: None,
+            over_noted: false,
+            setup_seen: false,
+            white_sits: config.white_sits,
+            now: (0.0, None),
+            out: Vec::new(),
+        }
+    }
+
+    /// The position the game started from (after a 7.2.1 restart, the one seen).
+    pub fn start(&self) -> &Chess {
+        &self.start
+    }
+
+    /// The game position now.
+    pub fn position(&self) -> &Chess {
+        &self.pos
+    }
+
+    /// The result, once the game has ended (`"1-0"`, `"0-1"`, `"1/2-1/2"`).
+    pub fn result(&self) -> Option<&'static str> {
+        self.result
+    }
+
+    /// Judges one event; returns the decisions it leads to, in order.
+    pub fn apply(&mut self, event: &Event) -> Vec<Decision> {
+        self.now = (event.t, event.frame);
+        if self.result.is_some() {
+            if !self.over_noted && !matches!(event.kind, EventKind::Board { .. }) {
+                self.over_noted = true;
+                let result = self.result.unwrap_or("*");
+                self.state(format!("the game is over ({result}): what happens on the board now is not judged"));
+            }
+            return std::mem::take(&mut self.out);
+        }
+        match event.kind {
+            EventKind::HandEnter { hand, side } => {
+                self.hands.entry(hand).or_insert(HandInfo { side: side.into(), entered: event.t, left: None });
+            }
+            EventKind::Touch { hand, square } => self.on_touch(hand, square),
+            EventKind::Lift { hand, square } => self.on_lift(hand, square),
+            EventKind::Place { hand, square, piece, color } => self.on_place(hand, square, piece, color.map(Color::from)),
+            EventKind::Release { hand, square } => self.on_release(hand, square),
+            EventKind::HandLeave { hand } => self.on_leave(hand),
+            EventKind::Clock { side } => self.on_clock(side.into()),
+            EventKind::AdjustAnnounced { side } => self.announced[Color::from(side)] = true,
+            EventKind::Board { ref placement, h1_light, white } => self.on_board(placement, h1_light, white),
+        }
+        std::mem::take(&mut self.out)
+    }
+
+    /// The end of the stream: a rook move held back as possible castling stands.
+    pub fn finish(&mut self) -> Vec<Decision> {
+        self.settle_pending();
+        std::mem::take(&mut self.out)
+    }
+
+    fn emit_at(&mut self, at: (f64, Option<u64>), kind: DecisionKind) {
+        self.out.push(Decision { t: at.0, frame: at.1, kind });
+    }
+
+    fn emit(&mut self, kind: DecisionKind) {
+        self.emit_at(self.now, kind);
+    }
+
+    fn violation_at(&mut self, at: (f64, Option<u64>), side: Option<Color>, b: Breach) {
+        if let Some(offender) = side.filter(|_| b.article.claimable_until_touch()) {
+            self.claims.push(claims::Open { article: b.article, offender, t: at.0 });
+        }
+        self.emit_at(at, DecisionKind::Violation { article: b.article, side: side.map(Side::from), detail: b.detail, confidence: b.confidence });
+    }
+
+    fn violation(&mut self, side: Option<Color>, b: Breach) {
+        self.violation_at(self.now, side, b);
+    }
+
+    fn warning(&mut self, side: Color, detail: String, article: Option<Article>) {
+        self.emit(DecisionKind::Warning { side: side.into(), detail, article });
+    }
+
+    fn state(&mut self, detail: String) {
+        self.emit(DecisionKind::State { detail });
+    }
+
+    /// The player a hand belongs to. A hand never announced is taken as the mover's.
+    fn side_of(&mut self, hand: HandId) -> Color {
+        let (turn, t) = (self.pos.turn(), self.now.0);
+        self.hands.entry(hand).or_insert(HandInfo { side: turn, entered: t, left: None }).side
+    }
+
+    fn hands_on_board(&self) -> bool {
+        self.hands.values().any(|h| h.left.is_none())
+    }
+
+    /// Records an act; a piece this hand set down elsewhere and did not release was dropped.
+    fn act(&mut self, hand: HandId, side: Color, square: Square) {
+        for u in self.phys.unreleased_by(hand) {
+            if u.square != square {
+                self.phys.release(hand, u.square);
+                self.dropped(u);
+            }
+        }
+        self.turn.acts.push(Act { hand, side, square });
+    }
+
+    /// A piece set down and never let go was knocked or dropped, not placed: contact with it
+    /// was accidental (4.2.2), so it binds nothing.
+    fn dropped(&mut self, u: Unreleased) {
+        if let Some(origin) = u.origin {
+            self.turn.touches.retain(|t| !(t.square == origin && t.piece == u.piece));
+        }
+    }
+
+    /// A touch or lift by `side`. Settles a held-back rook move unless this is the king going
+    /// on to castle; records the touch for the mover; closes the opponent's claims (4.8).
+    fn contact(&mut self, hand: HandId, side: Color, sq: Square, piece: Piece) {
+        if self.pending.is_some() && !(side == self.pos.turn() && sq == castling::king_home(side)) {
+            self.settle_pending();
+        }
+        let mover = self.pos.turn();
+        self.act(hand, side, sq);
+        if side != mover {
+            return;
+        }
+        self.just_moved = None;
+        if self.announced[mover] {
+            return;
+        }
+        let closed = claims::close(&mut self.claims, mover);
+        for kind in closed {
+            self.emit(kind);
+        }
+        if self.turn.last_touch_at != Some(self.now) {
+            self.turn.group += 1;
+            self.turn.last_touch_at = Some(self.now);
+        }
+        self.turn.touches.push(Touch { square: sq, piece, group: self.turn.group });
+    }
+
+    fn on_touch(&mut self, hand: HandId, sq: Square) {
+        let side = self.side_of(hand);
+        let Some(piece) = self.phys.top(sq) else { return };
+        if side == self.pos.turn() && self.announced[side] {
+            self.emit(DecisionKind::Adjust { side: side.into(), square: sq });
+        }
+        self.contact(hand, side, sq, piece);
+    }
+
+    fn on_lift(&mut self, hand: HandId, sq: Square) {
+        let side = self.side_of(hand);
+        let Some(piece) = self.phys.lift(hand, side, sq) else {
+            self.state(format!("a piece was lifted from {sq}, where the board has none: the events disagree with the board"));
+            return;
+        };
+        self.contact(hand, side, sq, piece);
+        if let Some(j) = self.just_moved.as_mut().filter(|j| j.color == side && j.at == sq) {
+            j.lifted = true;
+        }
+        self.evaluate(false);
+    }
+
+    fn on_place(&mut self, hand: HandId, sq: Square, role: Option<Role>, color: Option<Color>) {
+        let side = self.side_of(hand);
+        let (piece, origin) = match role {
+            Some(role) => {
+                // A piece from off the board: whatever this hand held has been put down off it.
+                self.phys.drop_held(hand);
+                (Piece { color: color.unwrap_or(side), role }, None)
+            }
+            None => match self.phys.take_from_hand(hand, side).or_else(|| self.phys.take_from_other_hand(side)) {
+                Some(held) => (held.piece, held.origin),
+                None => {
+                    self.state(format!("a piece was placed on {sq} by a hand holding none, and no piece was named: ignored"));
+                    return;
+                }
+            },
+        };
+        if self.pending.is_some() && side != self.pos.turn() {
+            self.settle_pending();
+        }
+        self.phys.place(hand, sq, piece, origin);
+        self.act(hand, side, sq);
+        if side == self.pos.turn() && role.is_some() {
+            if let Some(b) = promotion::choice(&self.pos, &mut self.turn.promo_choice, sq, piece.role) {
+                self.violation(Some(side), b);
+            }
+        }
+        if let Some(j) = self.just_moved.filter(|j| j.color == side && j.lifted) {
+            if j.square != sq && !j.reported {
+                let b = Breach {
+                    article: Article::A4_7,
+                    detail: format!("released {} as a legal move, then moved it on to {sq}", completion::piece_name(piece, j.square)),
+                    confidence: 1.0,
+                };
+                self.violation(Some(side), b);
+                self.mark_known(&[j.square, sq], Some(side), Article::A4_7);
+            }
+            let reported = j.reported || j.square != sq;
+            self.just_moved = Some(JustMoved { at: sq, lifted: false, reported, ..j });
+        }
+    }
+
+    fn on_release(&mut self, hand: HandId, sq: Square) {
+        let side = self.side_of(hand);
+        if let Some(u) = self.phys.release(hand, sq) {
+            self.act(hand, side, sq);
+            self.turn.deliberate.add(sq);
+            self.turn.deliberate.extend(u.origin);
+            self.let_go(side, u);
+        }
+        self.evaluate(false);
+    }
+
+    /// A piece set down is let go: an adjustment if it is back on its own square, a king on a
+    /// castling square binds to castle (4.7.2).
+    fn let_go(&mut self, side: Color, u: Unreleased) {
+        let mover = self.pos.turn();
+        if u.origin == Some(u.square) {
+            self.emit(DecisionKind::Adjust { side: side.into(), square: u.square });
+            if side != mover {
+                let detail = format!("adjusted {} while the opponent has the move", completion::piece_name(u.piece, u.square));
+                self.violation(Some(side), Breach { article: Article::A4_2_1, detail, confidence: 1.0 });
+            }
+        }
+        if side == mover && u.piece == (Piece { color: mover, role: Role::King }) {
+            if let Some(landing) = castling::landing(&self.pos, u.origin, u.square) {
+                self.turn.king_landing = Some(landing);
+            }
+        }
+    }
+
+    fn on_leave(&mut self, hand: HandId) {
+        let side = self.side_of(hand);
+        self.phys.drop_held(hand);
+        for u in self.phys.unreleased_by(hand) {
+            self.phys.release(hand, u.square);
+            if u.origin != Some(u.square) {
+                self.dropped(u);
+            }
+            self.let_go(side, u);
+        }
+        if let Some(h) = self.hands.get_mut(&hand) {
+            h.left = Some(self.now.0);
+        }
+        let quiet = !self.hands_on_board();
+        self.evaluate(quiet);
+    }
+
+    fn known_mask(&self) -> Bitboard {
+        self.known.iter().map(|k| k.square).collect()
+    }
+
+    /// Whether the board now shows a move made; `quiet` when no hand is over the board (or the
+    /// clock was pressed): then a displaced piece or an illegal move is called what it is.
+    fn evaluate(&mut self, quiet: bool) {
+        if self.result.is_some() {
+            return;
+        }
+        self.resolve_known();
+        let mover = self.pos.turn();
+        let hands = &self.hands;
+        let of_mover = |hand: HandId, piece: Piece| piece.color == mover && hands.get(&hand).is_none_or(|h| h.side == mover);
+        if self.phys.held().iter().any(|h| of_mover(h.hand, h.piece))
+            || self.phys.unreleased().iter().any(|u| of_mover(u.hand, u.piece))
+            || !self.phys.crowded().is_empty()
+        {
+            return;
+        }
+        let board = self.phys.board();
+        let masked = self.known_mask();
+        if let Some(m) = completion::exact_match(&self.pos, &board, masked) {
+            let held_back = self.pending.filter(|p| p.m == m);
+            if !quiet && castling::rook_first_shape(&self.pos, m) {
+                self.pending = Some(held_back.unwrap_or(Pending { m, t: self.now.0, frame: self.now.1 }));
+                return;
+            }
+            let at = held_back.map_or(self.now, |p| (p.t, p.frame));
+            self.complete(m, Bitboard::EMPTY, at);
+            return;
+        }
+        if !quiet {
+            return;
+        }
+        let acted: Bitboard = self.turn.acts.iter().map(|a| a.square).collect();
+        if let Some((m, extra)) = completion::match_with_displacement(&self.pos, &board, masked, acted, self.turn.deliberate) {
+            self.complete(m, extra, self.now);
+            return;
+        }
+        let d = completion::diff(&board, self.pos.board()) & !masked;
+        if d.is_empty() {
+            return;
+        }
+        let by_other: Bitboard = self.turn.acts.iter().filter(|a| a.side != mover).map(|a| a.square).collect();
+        if (d & !by_other).is_empty() {
+            let detail = displaced::describe(self.pos.board(), &board, d);
+            self.warning(!mover, format!("{detail}: he must restore it in his own time"), Some(Article::A7_4_1));
+            self.mark_known(&d.into_iter().collect::<Vec<_>>(), Some(!mover), Article::A7_4_1);
+        } else {
+            let (what, article) = illegal::describe(&self.pos, &board);
+            let detail = format!("illegal move on the board ({what}); not completed until the clock");
+            if self.turn.warned.as_deref() != Some(detail.as_str()) {
+                self.turn.warned = Some(detail.clone());
+                self.warning(mover, detail, article);
+            }
+        }
+    }
+
+    /// The held-back rook move stands, if the board still shows it.
+    fn settle_pending(&mut self) {
+        let Some(p) = self.pending.take() else { return };
+        let board = self.phys.board();
+        if completion::exact_match(&self.pos, &board, self.known_mask()) == Some(p.m) {
+            self.complete(p.m, Bitboard::EMPTY, (p.t, p.frame));
+        }
+    }
+
+    /// Makes move `m`, judged against the move in progress; `extra` squares were displaced
+    /// while it was made.
+    fn complete(&mut self, m: Move, extra: Bitboard, at: (f64, Option<u64>)) {
+        self.pending = None;
+        let mover = self.pos.turn();
+        let before = self.pos.clone();
+        let mut breaches: Vec<Breach> = Vec::new();
+        breaches.extend(touch::breach(&before, &self.turn.touches, m));
+        breaches.extend(castling::released_king(&before, self.turn.king_landing, m));
+        let acts: Vec<(HandId, Square)> = self.turn.acts.iter().filter(|a| a.side == mover).map(|a| (a.hand, a.square)).collect();
+        let two_hands = hands::two_hands(&self.hands, &acts, m);
+        breaches.extend(two_hands.clone());
+        let san = SanPlus::from_move(before.clone(), m).to_string();
+        let uci = m.to_uci(CastlingMode::Standard).to_string();
+        self.pos.play_unchecked(m);
+        self.ply += 1;
+        let fen = Fen::from_position(&self.pos, EnPassantMode::Legal).to_string();
+        self.emit_at(at, DecisionKind::Move { ply: self.ply, side: mover.into(), uci, san, fen });
+        for b in breaches {
+            self.violation_at(at, Some(mover), b);
+        }
+        self.awaiting_clock = Some((mover, two_hands.is_some()));
+        self.announced[mover] = false;
+        self.turn = Turn::default();
+        let square = completion::destination(m);
+        self.just_moved = Some(JustMoved { color: mover, square, at: square, lifted: false, reported: false });
+        if !extra.is_empty() {
+            let board = self.phys.board();
+            let detail = displaced::describe(self.pos.board(), &board, extra);
+            self.warning(mover, format!("{detail} while moving: he must restore it in his own time"), Some(Article::A7_4_1));
+            self.mark_known(&extra.into_iter().collect::<Vec<_>>(), Some(mover), Article::A7_4_1);
+        }
+        let outcome = self.pos.outcome();
+        if let shakmaty::Outcome::Known(known) = outcome {
+            self.result = Some(match known {
+                shakmaty::KnownOutcome::Decisive { winner: Color::White } => "1-0",
+                shakmaty::KnownOutcome::Decisive { winner: Color::Black } => "0-1",
+                shakmaty::KnownOutcome::Draw => "1/2-1/2",
+            });
+        }
+    }
+
+    fn on_clock(&mut self, side: Color) {
+        self.settle_pending();
+        if self.result.is_none() && side == self.pos.turn() && self.awaiting_clock.is_none_or(|(c, _)| c != side) {
+            // Pressed by the player having the move: the board may still show a move made
+            // with a displaced piece; otherwise no legal move was completed.
+            self.evaluate(true);
+        }
+        match self.awaiting_clock {
+            Some((c, two_hands)) if c == side => {
+                self.awaiting_clock = None;
+                self.announced[side] = false;
+                if two_hands {
+                    let b = Breach {
+                        article: Article::A7_5_4,
+                        detail: "used two hands for a single move and pressed the clock".into(),
+                        confidence: 1.0,
+                    };
+                    self.violation(Some(side), b);
+                    self.penalise(side);
+                }
+                self.report_unrestored(side);
+            }
+            _ if side == self.pos.turn() && self.result.is_none() => self.clock_without_move(side),
+            _ => {}
+        }
+    }
+
+    fn on_board(&mut self, placement: &Placement, h1_light: Option<bool>, white: Option<ImageSide>) {
+        if !self.setup_seen && self.ply == 0 && self.turn.acts.is_empty() {
+            self.setup_seen = true;
+            self.check_setup(placement, h1_light, white);
+        }
+        self.follow_seen_board(placement);
+    }
+}

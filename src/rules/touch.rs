@@ -1,0 +1,322 @@
+//! 4.2, 4.3, 4.5 — touched pieces bind the player having the move.
+//!
+//! Touches are kept in the order they happened; touches in the same instant (same `t` and
+//! `frame`) are simultaneous, and then the player's own piece counts as touched first (4.3.3).
+//! An unannounced adjustment is a touch (4.2.2); an announced one binds nothing (4.2.1).
+
+use shakmaty::{Chess, Move, MoveList, Piece, Position, Square};
+
+use super::Breach;
+use super::castling;
+use super::completion::{captured_square, long_name, piece_name};
+use crate::types::Article;
+
+/// A piece the player having the move touched (or lifted) with intent.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Touch {
+    pub square: Square,
+    pub piece: Piece,
+    /// Touches sharing a group happened in the same instant.
+    pub group: u32,
+}
+
+/// The touches in the order the Laws read them: by instant, own pieces first within one, each
+/// square once, and only pieces that still stand where they were touched in the game position.
+pub fn ordered(pos: &Chess, touches: &[Touch]) -> Vec<Touch> {
+    let mover = pos.turn();
+    let mut list: Vec<Touch> = touches
+        .iter()
+        .copied()
+        .filter(|t| pos.board().piece_at(t.square) == Some(t.piece))
+        .collect();
+    list.sort_by_key(|t| (t.group, t.piece.color != mover));
+    let mut seen = shakmaty::Bitboard::EMPTY;
+    list.retain(|t| {
+        let fresh = !seen.contains(t.square);
+        seen.add(t.square);
+        fresh
+    });
+    list
+}
+
+pub fn can_move(legal: &MoveList, sq: Square) -> bool {
+    legal.iter().any(|m| m.from() == Some(sq))
+}
+
+pub fn can_capture(legal: &MoveList, sq: Square) -> bool {
+    legal.iter().any(|&m| captured_square(m) == Some(sq))
+}
+
+/// What the touches oblige, judged against the move made: the breach, if any.
+pub fn breach(pos: &Chess, touches: &[Touch], m: Move) -> Option<Breach> {
+    let list = ordered(pos, touches);
+    if list.is_empty() {
+        return None;
+    }
+    if let Some(verdict) = castling::king_and_rook(pos, &list, m) {
+        return verdict;
+    }
+    let mover = pos.turn();
+    let legal = pos.legal_moves();
+    let simultaneous = list.len() > 1 && list[0].group == list[1].group;
+    let confidence = if simultaneous { 0.9 } else { 1.0 };
+    let first_own = list.iter().find(|t| t.piece.color == mover);
+    let first_opp = list.iter().find(|t| t.piece.color != mover);
+    let made = long_name(m);
+    let fail = |article, detail: String| Some(Breach { article, detail, confidence });
+
+    // The first touched piece of the player's own that can move, else the first opponent's
+    // piece that can be taken: what 4.3.3 falls back to, and 4.3.1 / 4.3.2 alone.
+    let first_bound = |own_only: bool| {
+        list.iter().copied().find(|t| {
+            if t.piece.color == mover { can_move(&legal, t.square) } else { !own_only && can_capture(&legal, t.square) }
+        })
+    };
+    let honoured = |t: Touch| {
+        if t.piece.color == mover { m.from() == Some(t.square) } else { captured_square(m) == Some(t.square) }
+    };
+
+    match (first_own, first_opp) {
+        (Some(_), None) => match first_bound(true) {
+            Some(t) if !honoured(t) => fail(
+                Article::A4_3_1,
+                format!("touched {} first, moved {made}: the first touched piece that can be moved must be moved", piece_name(t.piece, t.square)),
+            ),
+            _ => None, // honoured, or none of them can move: 4.5
+        },
+        (None, Some(_)) => match list.iter().copied().find(|t| can_capture(&legal, t.square)) {
+            Some(t) if !honoured(t) => fail(
+                Article::A4_3_2,
+                format!("touched the opponent's {} first, moved {made}: it must be captured", piece_name(t.piece, t.square)),
+            ),
+            _ => None,
+        },
+        (Some(own), Some(opp)) if list[0].piece.color != mover => {
+            // The opponent's piece came first and his own only after: the own contact is the
+            // capture being carried out, so 4.3.2 binds — capture it with any piece.
+            match list.iter().copied().filter(|t| t.piece.color != mover).find(|t| can_capture(&legal, t.square)) {
+                Some(t) if !honoured(t) => fail(
+                    Article::A4_3_2,
+                    format!("touched the opponent's {} first, moved {made}: it must be captured", piece_name(t.piece, t.square)),
+                ),
+                Some(_) => None,
+                None => match first_bound(false) {
+                    Some(t) if !honoured(t) => fail(Article::A4_3_3, both_detail(own, opp, t, &made)),
+                    _ => None,
+                },
+            }
+        }
+        (Some(own), Some(opp)) => {
+            let takes = |lm: &Move| lm.from() == Some(own.square) && captured_square(*lm) == Some(opp.square);
+            if legal.iter().any(takes) {
+                if takes(&m) { None } else {
+                    fail(Article::A4_3_3, format!(
+                        "touched {} and the opponent's {}, moved {made}: the {} must take it",
+                        piece_name(own.piece, own.square), piece_name(opp.piece, opp.square), piece_name(own.piece, own.square)
+                    ))
+                }
+            } else {
+                match first_bound(false) {
+                    Some(t) if !honoured(t) => fail(Article::A4_3_3, both_detail(own, opp, t, &made)),
+                    _ => None,
+                }
+            }
+        }
+        (None, None) => None,
+    }
+}
+
+fn both_detail(own: &Touch, opp: &Touch, bound: Touch, made: &str) -> String {
+    format!(
+        "touched {} and the opponent's {}; that capture is illegal, so the first touched piece that can be moved or captured ({}) binds; moved {made}",
+        piece_name(own.piece, own.square),
+        piece_name(opp.piece, opp.square),
+        piece_name(bound.piece, bound.square)
+    )
+}
+
+#[cfg(test)]
+mod art_4_3_1 {
+    //! Touching his own pieces: the first touched that can be moved must be moved.
+    use crate::rules::testkit::*;
+
+    #[test]
+    fn art_4_3_1_touched_knight_then_moved_a_pawn() {
+        let d = Script::new().enter(0, W).touch(0, "g1").mv_with(0, "e2e4").clock(W).run();
+        assert_eq!(sans(&d), ["e4"], "the move made stands in the record");
+        assert_eq!(violations(&d), [("4.3.1", Some(W))]);
+        assert!(detail_of(&d, "4.3.1").contains("Ng1"));
+    }
+
+    #[test]
+    fn art_4_3_1_moving_the_touched_piece_is_no_breach() {
+        let d = Script::new().enter(0, W).touch(0, "g1").touch(0, "b1").mv_with(0, "g1f3").clock(W).run();
+        assert!(violations(&d).is_empty());
+    }
+
+    #[test]
+    fn art_4_3_1_the_first_touched_that_can_move_binds_not_a_later_one() {
+        // The rook on a1 cannot move, so the knight touched after it binds.
+        let d = Script::new().enter(0, W).touch(0, "a1").touch(0, "b1").mv_with(0, "e2e4").run();
+        assert_eq!(violations(&d), [("4.3.1", Some(W))]);
+        assert!(detail_of(&d, "4.3.1").contains("Nb1"));
+    }
+
+    #[test]
+    fn art_4_3_1_a_lifted_and_replaced_piece_still_binds() {
+        let d = Script::new()
+            .enter(0, W).lift(0, "g1").place(0, "g1").release(0, "g1").mv_with(0, "d2d4").run();
+        assert_eq!(violations(&d), [("4.3.1", Some(W))]);
+    }
+}
+
+#[cfg(test)]
+mod art_4_3_2 {
+    //! Touching the opponent's pieces: the first touched that can be captured must be captured.
+    use crate::rules::testkit::*;
+
+    fn scandi() -> Script {
+        Script::new().mv("e2e4").mv("d7d5")
+    }
+
+    #[test]
+    fn art_4_3_2_touched_a_capturable_pawn_and_did_not_take_it() {
+        let d = scandi().enter(5, W).touch(5, "d5").mv_with(5, "g1f3").run();
+        assert_eq!(violations(&d), [("4.3.2", Some(W))]);
+    }
+
+    #[test]
+    fn art_4_3_2_taking_the_touched_piece_is_no_breach() {
+        let d = scandi().enter(5, W).touch(5, "d5").mv_with(5, "e4d5").clock(W).run();
+        assert!(violations(&d).is_empty());
+        assert_eq!(sans(&d).last().unwrap(), "exd5");
+    }
+
+    #[test]
+    fn art_4_3_2_a_touched_piece_that_cannot_be_taken_binds_nothing() {
+        let d = scandi().enter(5, W).touch(5, "a8").mv_with(5, "g1f3").run();
+        assert!(violations(&d).is_empty());
+    }
+
+    #[test]
+    fn art_4_3_2_the_opponent_touching_your_piece_when_not_on_move_binds_nothing() {
+        let d = scandi().enter(5, B).touch(5, "e4").leave(5).mv("g1f3").run();
+        assert!(violations(&d).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod art_4_3_3 {
+    //! One piece of each colour: take the opponent's with his own; if that is illegal, the
+    //! first touched that can be moved or captured; unclear order: his own counts first.
+    use crate::rules::testkit::*;
+
+    fn scandi() -> Script {
+        Script::new().mv("e2e4").mv("d7d5")
+    }
+
+    #[test]
+    fn art_4_3_3_touched_own_then_other_capture_must_be_made() {
+        let d = scandi().enter(5, W).touch(5, "e4").touch(5, "d5").mv_with(5, "e4e5").run();
+        assert_eq!(violations(&d), [("4.3.3", Some(W))]);
+    }
+
+    #[test]
+    fn art_4_3_3_capture_made_as_touched_is_no_breach() {
+        let d = scandi().enter(5, W).touch(5, "e4").touch(5, "d5").mv_with(5, "e4d5").run();
+        assert!(violations(&d).is_empty());
+    }
+
+    #[test]
+    fn art_4_3_3_illegal_capture_then_first_touched_that_can_move() {
+        // The knight on g1 cannot take d5: the knight, touched first, must move.
+        let d = scandi().enter(5, W).touch(5, "g1").touch(5, "d5").mv_with(5, "e4d5").run();
+        assert_eq!(violations(&d), [("4.3.3", Some(W))]);
+        let ok = scandi().enter(5, W).touch(5, "g1").touch(5, "d5").mv_with(5, "g1f3").run();
+        assert!(violations(&ok).is_empty());
+    }
+
+    #[test]
+    fn art_4_3_3_simultaneous_touches_count_his_own_first() {
+        // Same instant: the own knight counts first, so moving the knight is correct…
+        let ok = scandi().enter(5, W).touch(5, "d5").at_same_time().touch(5, "g1").mv_with(5, "g1f3").run();
+        assert!(violations(&ok).is_empty());
+        // …and taking d5 with the pawn breaches 4.3.3, with less than full confidence.
+        let d = scandi().enter(5, W).touch(5, "d5").at_same_time().touch(5, "g1").mv_with(5, "e4d5").run();
+        assert_eq!(violations(&d), [("4.3.3", Some(W))]);
+        assert!(confidence_of(&d, "4.3.3") < 1.0);
+    }
+}
+
+#[cfg(test)]
+mod art_4_5 {
+    //! None of the touched pieces can be moved or captured: any legal move.
+    use crate::rules::testkit::*;
+
+    #[test]
+    fn art_4_5_touched_pieces_that_cannot_move_leave_any_legal_move() {
+        let d = Script::new().enter(0, W).touch(0, "a1").touch(0, "c1").touch(0, "d1").mv_with(0, "e2e4").run();
+        assert!(violations(&d).is_empty());
+    }
+
+    #[test]
+    fn art_4_5_does_not_excuse_a_touched_piece_that_can_move() {
+        let d = Script::new().enter(0, W).touch(0, "a1").touch(0, "a2").mv_with(0, "e2e4").run();
+        assert_eq!(violations(&d), [("4.3.1", Some(W))]);
+    }
+}
+
+#[cfg(test)]
+mod art_4_2_1 {
+    //! Only the player having the move may adjust, after saying so.
+    use crate::rules::testkit::*;
+
+    #[test]
+    fn art_4_2_1_announced_adjustment_binds_nothing() {
+        let d = Script::new()
+            .announce(W).enter(0, W).lift(0, "g1").place(0, "g1").release(0, "g1").mv_with(0, "e2e4").clock(W)
+            .run();
+        assert!(violations(&d).is_empty());
+        assert_eq!(adjusts(&d), [(W, "g1".to_owned())]);
+    }
+
+    #[test]
+    fn art_4_2_1_adjusting_when_not_on_move_is_a_breach_announced_or_not() {
+        for announced in [false, true] {
+            let mut s = Script::new();
+            if announced {
+                s = s.announce(B);
+            }
+            let d = s.enter(3, B).lift(3, "e7").place(3, "e7").release(3, "e7").leave(3).mv("e2e4").run();
+            assert_eq!(violations(&d), [("4.2.1", Some(B))], "announced: {announced}");
+            assert_eq!(adjusts(&d), [(B, "e7".to_owned())]);
+        }
+    }
+
+    #[test]
+    fn art_4_2_1_a_touch_by_the_player_not_on_move_is_no_breach() {
+        let d = Script::new().enter(3, B).touch(3, "e7").leave(3).mv("e2e4").run();
+        assert!(violations(&d).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod art_4_2_2 {
+    //! Any other contact counts as intentional: an unannounced adjustment is a touch.
+    use crate::rules::testkit::*;
+
+    #[test]
+    fn art_4_2_2_unannounced_adjustment_counts_as_a_touch() {
+        let d = Script::new()
+            .enter(0, W).lift(0, "g1").place(0, "g1").release(0, "g1").mv_with(0, "e2e4").run();
+        assert_eq!(adjusts(&d), [(W, "g1".to_owned())]);
+        assert_eq!(violations(&d), [("4.3.1", Some(W))]);
+    }
+
+    #[test]
+    fn art_4_2_2_unannounced_adjustment_then_moving_that_piece_is_fine() {
+        let d = Script::new()
+            .enter(0, W).lift(0, "g1").place(0, "g1").release(0, "g1").mv_with(0, "g1f3").run();
+        assert!(violations(&d).is_empty());
+    }
+}
