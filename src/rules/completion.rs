@@ -55,9 +55,17 @@ pub fn diff(a: &Board, b: &Board) -> Bitboard {
 /// The legal move whose result the board shows, ignoring `masked` squares (known differences
 /// the game already reported) unless the move itself involves them.
 pub fn exact_match(pos: &Chess, board: &Board, masked: Bitboard) -> Option<Move> {
+    // A move changes only its own squares, so every difference must lie on them: most
+    // candidates are ruled out without playing them.
+    let changed = diff(board, pos.board()) & !masked;
+    if changed.is_empty() {
+        return None;
+    }
     pos.legal_moves().into_iter().find(|&m| {
-        let after = after_board(pos, m);
-        (diff(board, &after) & !(masked & !move_squares(m))).is_empty()
+        (changed & !move_squares(m)).is_empty() && {
+            let after = after_board(pos, m);
+            (diff(board, &after) & !(masked & !move_squares(m))).is_empty()
+        }
     })
 }
 

@@ -309,7 +309,7 @@ impl Rules {
                 self.phys.drop_held(hand);
                 (Piece { color: color.unwrap_or(side), role }, None)
             }
-            None => match self.phys.take_from_hand(hand, side).or_else(|| self.phys.take_from_other_hand(side)) {
+            None => match self.phys.take_from_hand(hand, side) {
                 Some(held) => (held.piece, held.origin),
                 None => {
                     self.state(format!("a piece was placed on {sq} by a hand holding none, and no piece was named: ignored"));
@@ -488,13 +488,12 @@ impl Rules {
             self.warning(mover, format!("{detail} while moving: he must restore it in his own time"), Some(Article::A7_4_1));
             self.mark_known(&extra.into_iter().collect::<Vec<_>>(), Some(mover), Article::A7_4_1);
         }
-        let outcome = self.pos.outcome();
-        if let shakmaty::Outcome::Known(known) = outcome {
-            self.result = Some(match known {
-                shakmaty::KnownOutcome::Decisive { winner: Color::White } => "1-0",
-                shakmaty::KnownOutcome::Decisive { winner: Color::Black } => "0-1",
-                shakmaty::KnownOutcome::Draw => "1/2-1/2",
-            });
+        // Mate and stalemate leave no move to judge. A dead position also ends the game in law
+        // (5.2.2), but players often play on and the record must keep what they play.
+        if self.pos.is_checkmate() {
+            self.result = Some(if mover == Color::White { "1-0" } else { "0-1" });
+        } else if self.pos.is_stalemate() {
+            self.result = Some("1/2-1/2");
         }
     }
 

@@ -96,20 +96,16 @@ impl Physical {
         Some(piece)
     }
 
-    /// The piece `hand` sets down next: its own colour's most recent first (a hand carrying a
-    /// taken piece and its capturing piece puts down the capturing one).
+    /// The piece `hand` sets down next: the player's own piece it holds (a hand carrying a
+    /// taken piece and its capturing piece puts down the capturing one), else one handed over
+    /// by his other hand, else whatever it holds (a taken piece put back).
     pub fn take_from_hand(&mut self, hand: HandId, own: Color) -> Option<Held> {
         let index = self
             .held
             .iter()
             .rposition(|h| h.hand == hand && h.piece.color == own)
+            .or_else(|| self.held.iter().rposition(|h| h.hand != hand && h.piece.color == own))
             .or_else(|| self.held.iter().rposition(|h| h.hand == hand))?;
-        Some(self.held.remove(index))
-    }
-
-    /// A piece held by another hand of the same player, for a hand-over between two hands.
-    pub fn take_from_other_hand(&mut self, own: Color) -> Option<Held> {
-        let index = self.held.iter().rposition(|h| h.piece.color == own)?;
         Some(self.held.remove(index))
     }
 

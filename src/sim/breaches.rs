@@ -1,0 +1,238 @@
+//! Staged breaches: one breach of the Laws of a chosen kind, acted out on a given move, with the
+//! violations the rules must report for it. Used by the property tests (one breach injected into
+//! a clean game) and by scene generators.
+
+use shakmaty::{Bitboard, CastlingSide, Chess, Move, Position, Role, Square};
+
+use super::events::{MoveStyle, StreamWriter};
+use crate::types::{Article, EventKind, Side};
+
+/// The kinds of breach a stream can stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BreachKind {
+    /// Touches another own piece that can move, then makes the move (4.3.1).
+    TouchOwn,
+    /// Touches a capturable opponent's piece, then makes a non-capturing move (4.3.2).
+    TouchOpponent,
+    /// Castles rook first (4.4.2).
+    RookFirst,
+    /// Makes the move with two hands and presses the clock (4.1, 7.5.4).
+    TwoHands,
+    /// Presses the clock before moving (7.5.3).
+    ClockWithoutMove,
+    /// Makes an illegal move with the piece, presses the clock, restores, then moves (7.5.1).
+    IllegalThenClock,
+    /// Leaves the pawn on the last rank and presses the clock (7.5.2).
+    PawnOnLastRank,
+    /// The player not on move adjusts one of his pieces (4.2.1).
+    AdjustNotOnMove,
+    /// Knocks an own piece aside while moving and presses the clock without restoring it (7.4.1).
+    Knocked,
+    /// Releases the piece as the move, then moves it on and back (4.7).
+    MovedOn,
+}
+
+impl BreachKind {
+    pub const ALL: [BreachKind; 10] = [
+        BreachKind::TouchOwn,
+        BreachKind::TouchOpponent,
+        BreachKind::RookFirst,
+        BreachKind::TwoHands,
+        BreachKind::ClockWithoutMove,
+        BreachKind::IllegalThenClock,
+        BreachKind::PawnOnLastRank,
+        BreachKind::AdjustNotOnMove,
+        BreachKind::Knocked,
+        BreachKind::MovedOn,
+    ];
+}
+
+fn simple(m: Move) -> bool {
+    matches!(m, Move::Normal { capture: None, promotion: None, .. })
+}
+
+fn empty_squares(pos: &Chess, avoid: Bitboard) -> impl Iterator<Item = Square> + '_ {
+    (!pos.board().occupied() & !avoid).into_iter()
+}
+
+/// Writes move `m` from `pos` with a breach of `kind` acted out, followed by the clock.
+/// Returns the violations the rules must report (offender included), or `None` when this kind
+/// cannot be staged on this move; then nothing is written.
+pub fn stage(kind: BreachKind, pos: &Chess, m: Move, w: &mut StreamWriter) -> Option<Vec<(Article, Side)>> {
+    let mover = pos.turn();
+    let me: Side = mover.into();
+    let legal = pos.legal_moves();
+    let style = MoveStyle::default();
+    let squares = crate::rules::move_squares(m);
+    let plain = |w: &mut StreamWriter, hand, m| {
+        w.push(EventKind::HandEnter { hand, side: me });
+        w.acts(pos, m, hand, &style);
+        w.push(EventKind::HandLeave { hand });
+        w.push(EventKind::Clock { side: me });
+    };
+    match kind {
+        BreachKind::TouchOwn => {
+            if !simple(m) {
+                return None;
+            }
+            let other = pos.us().into_iter().find(|&sq| {
+                !squares.contains(sq)
+                    && pos.board().role_at(sq) != Some(Role::King)
+                    && legal.iter().any(|lm| lm.from() == Some(sq))
+            })?;
+            let hand = w.new_hand();
+            w.push(EventKind::HandEnter { hand, side: me });
+            w.push(EventKind::Touch { hand, square: other });
+            w.acts(pos, m, hand, &style);
+            w.push(EventKind::HandLeave { hand });
+            w.push(EventKind::Clock { side: me });
+            Some(vec![(Article::A4_3_1, me)])
+        }
+        BreachKind::TouchOpponent => {
+            if !simple(m) {
+                return None;
+            }
+            let target = pos.them().into_iter().find(|&sq| legal.iter().any(|&lm| crate::rules::captured_square(lm) == Some(sq)))?;
+            let hand = w.new_hand();
+            w.push(EventKind::HandEnter { hand, side: me });
+            w.push(EventKind::Touch { hand, square: target });
+            w.acts(pos, m, hand, &style);
+            w.push(EventKind::HandLeave { hand });
+            w.push(EventKind::Clock { side: me });
+            Some(vec![(Article::A4_3_2, me)])
+        }
+        BreachKind::RookFirst => {
+            let Move::Castle { king, rook } = m else { return None };
+            let side = CastlingSide::from_king_side(rook.file() > king.file());
+            let hand = w.new_hand();
+            w.push(EventKind::HandEnter { hand, side: me });
+            for (from, to) in [(rook, side.rook_to(mover)), (king, side.king_to(mover))] {
+                w.push(EventKind::Lift { hand, square: from });
+                w.push(EventKind::Place { hand, square: to, piece: None, color: None });
+                w.push(EventKind::Release { hand, square: to });
+            }
+            w.push(EventKind::HandLeave { hand });
+            w.push(EventKind::Clock { side: me });
+            Some(vec![(Article::A4_4_2, me)])
+        }
+        BreachKind::TwoHands => {
+            let (a, b) = (w.new_hand(), w.new_hand());
+            w.push(EventKind::HandEnter { hand: a, side: me });
+            w.push(EventKind::HandEnter { hand: b, side: me });
+            match m {
+                Move::Castle { king, rook } => {
+                    let side = CastlingSide::from_king_side(rook.file() > king.file());
+                    for (hand, from, to) in [(a, king, side.king_to(mover)), (b, rook, side.rook_to(mover))] {
+                        w.push(EventKind::Lift { hand, square: from });
+                        w.push(EventKind::Place { hand, square: to, piece: None, color: None });
+                        w.push(EventKind::Release { hand, square: to });
+                    }
+                }
+                Move::Normal { from, to, .. } | Move::EnPassant { from, to } => {
+                    if let Some(taken) = crate::rules::captured_square(m) {
+                        w.push(EventKind::Lift { hand: b, square: taken });
+                    }
+                    w.push(EventKind::Lift { hand: a, square: from });
+                    w.push(EventKind::Place { hand: b, square: to, piece: m.promotion(), color: None });
+                    w.push(EventKind::Release { hand: b, square: to });
+                }
+                _ => return None,
+            }
+            w.push(EventKind::HandLeave { hand: a });
+            w.push(EventKind::HandLeave { hand: b });
+            w.push(EventKind::Clock { side: me });
+            Some(vec![(Article::A4_1, me), (Article::A7_5_4, me)])
+        }
+        BreachKind::ClockWithoutMove => {
+            w.push(EventKind::Clock { side: me });
+            let hand = w.new_hand();
+            plain(w, hand, m);
+            Some(vec![(Article::A7_5_3, me)])
+        }
+        BreachKind::IllegalThenClock => {
+            let from = m.from()?;
+            if !simple(m) {
+                return None;
+            }
+            let wrong = empty_squares(pos, squares).find(|&sq| !legal.iter().any(|lm| lm.from() == Some(from) && lm.to() == sq))?;
+            let hand = w.new_hand();
+            w.push(EventKind::HandEnter { hand, side: me });
+            w.push(EventKind::Lift { hand, square: from });
+            w.push(EventKind::Place { hand, square: wrong, piece: None, color: None });
+            w.push(EventKind::Release { hand, square: wrong });
+            w.push(EventKind::HandLeave { hand });
+            w.push(EventKind::Clock { side: me });
+            let back = w.new_hand();
+            w.push(EventKind::HandEnter { hand: back, side: me });
+            w.push(EventKind::Lift { hand: back, square: wrong });
+            w.push(EventKind::Place { hand: back, square: from, piece: None, color: None });
+            w.push(EventKind::Release { hand: back, square: from });
+            w.push(EventKind::HandLeave { hand: back });
+            let hand = w.new_hand();
+            plain(w, hand, m);
+            Some(vec![(Article::A7_5_1, me)])
+        }
+        BreachKind::PawnOnLastRank => {
+            let Move::Normal { from, to, promotion: Some(Role::Queen), capture, .. } = m else { return None };
+            let hand = w.new_hand();
+            w.push(EventKind::HandEnter { hand, side: me });
+            if capture.is_some() {
+                w.push(EventKind::Lift { hand, square: to });
+            }
+            w.push(EventKind::Lift { hand, square: from });
+            w.push(EventKind::Place { hand, square: to, piece: None, color: None });
+            w.push(EventKind::Release { hand, square: to });
+            w.push(EventKind::HandLeave { hand });
+            w.push(EventKind::Clock { side: me });
+            Some(vec![(Article::A7_5_2, me)])
+        }
+        BreachKind::AdjustNotOnMove => {
+            let theirs = pos.them().into_iter().next()?;
+            let hand = w.new_hand();
+            let them: Side = (!mover).into();
+            w.push(EventKind::HandEnter { hand, side: them });
+            w.push(EventKind::Lift { hand, square: theirs });
+            w.push(EventKind::Place { hand, square: theirs, piece: None, color: None });
+            w.push(EventKind::Release { hand, square: theirs });
+            w.push(EventKind::HandLeave { hand });
+            let hand = w.new_hand();
+            plain(w, hand, m);
+            Some(vec![(Article::A4_2_1, them)])
+        }
+        BreachKind::Knocked => {
+            if !simple(m) {
+                return None;
+            }
+            let (victim, landing) = pos.us().into_iter().filter(|&sq| !squares.contains(sq) && pos.board().role_at(sq) != Some(Role::King)).find_map(|sq| {
+                let near = shakmaty::attacks::king_attacks(sq) & !pos.board().occupied() & !squares;
+                near.into_iter().next().map(|to| (sq, to))
+            })?;
+            let hand = w.new_hand();
+            w.push(EventKind::HandEnter { hand, side: me });
+            w.push(EventKind::Lift { hand, square: victim });
+            w.push(EventKind::Place { hand, square: landing, piece: None, color: None });
+            w.acts(pos, m, hand, &style);
+            w.push(EventKind::HandLeave { hand });
+            w.push(EventKind::Clock { side: me });
+            Some(vec![(Article::A7_4_1, me)])
+        }
+        BreachKind::MovedOn => {
+            if !simple(m) {
+                return None;
+            }
+            let to = m.to();
+            let detour = empty_squares(pos, squares).next()?;
+            let hand = w.new_hand();
+            w.push(EventKind::HandEnter { hand, side: me });
+            w.acts(pos, m, hand, &style);
+            for (a, b) in [(to, detour), (detour, to)] {
+                w.push(EventKind::Lift { hand, square: a });
+                w.push(EventKind::Place { hand, square: b, piece: None, color: None });
+                w.push(EventKind::Release { hand, square: b });
+            }
+            w.push(EventKind::HandLeave { hand });
+            w.push(EventKind::Clock { side: me });
+            Some(vec![(Article::A4_7, me)])
+        }
+    }
+}
