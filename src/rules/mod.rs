@@ -384,6 +384,8 @@ impl Rules {
         if let Some(h) = self.hands.get_mut(&hand) {
             h.left = Some(self.now.0);
         }
+        // "J'adoube" covers the adjusting the hand came to do, not what a later hand does.
+        self.announced[side] = false;
         let quiet = !self.hands_on_board();
         self.evaluate(quiet);
     }
