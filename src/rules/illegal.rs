@@ -131,6 +131,9 @@ fn castling_fault(pos: &Chess, board: &Board) -> Option<(CastlingSide, String, A
 impl Rules {
     /// The player having the move pressed his clock with no legal move completed.
     pub(super) fn clock_without_move(&mut self, side: Color) {
+        // Unless the move stands (7.5.2), the player still has to move: the arbiter sets his
+        // clock running again (7.1).
+        self.running = Some(side);
         let board = self.phys.board();
         let masked = self.known_mask();
         let crowded = self.phys.crowded();
@@ -145,6 +148,7 @@ impl Rules {
         if let Some(m) = half_promotion(&self.pos, &board, masked).filter(|_| crowded.is_empty() && !held) {
             self.complete(m, Bitboard::EMPTY, self.now);
             self.awaiting_clock = None;
+            self.running = Some(!side);
             self.phys.set_square(m.to(), Some(Piece { color: side, role: Role::Queen }));
             let detail = format!("pressed the clock with the pawn on {} not replaced: it is replaced by a queen", m.to());
             self.violation(Some(side), Breach { article: Article::A7_5_2, detail, confidence: 1.0 });
@@ -296,6 +300,14 @@ mod art_7_5_3 {
     #[test]
     fn art_7_5_3_clock_after_a_move_is_fine_and_a_double_press_is_ignored() {
         let d = Script::new().mv("e2e4").clock(W).clock(W).run();
+        assert!(violations(&d).is_empty());
+    }
+
+    #[test]
+    fn art_7_5_3_pressing_a_button_whose_clock_is_stopped_does_nothing() {
+        // White moves and forgets his clock; Black's own clock is not running, so his press is
+        // no move made on the clock.
+        let d = Script::new().clock(B).mv("e2e4").clock(B).mv("e7e5").clock(B).run();
         assert!(violations(&d).is_empty());
     }
 

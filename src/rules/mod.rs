@@ -111,6 +111,8 @@ pub struct Rules {
     /// The side that made the last move and has not pressed its clock yet, and whether it
     /// used two hands.
     awaiting_clock: Option<(Color, bool)>,
+    /// Whose clock runs, as far as the presses tell (none before the first).
+    running: Option<Color>,
     illegal: ByColor<u8>,
     known: Vec<displaced::Known>,
     claims: Vec<claims::Open>,
@@ -135,6 +137,7 @@ impl Rules {
             turn: Turn::default(),
             announced: ByColor::default(),
             awaiting_clock: None,
+            running: None,
             illegal: ByColor::default(),
             known: Vec::new(),
             claims: Vec::new(),
@@ -501,6 +504,9 @@ impl Rules {
 
     fn on_clock(&mut self, side: Color) {
         self.settle_pending();
+        // A button whose clock is stopped does nothing when pressed: it cannot be 7.5.3.
+        let stopped = self.running == Some(!side);
+        self.running = Some(!side);
         if self.result.is_none() && side == self.pos.turn() && self.awaiting_clock.is_none_or(|(c, _)| c != side) {
             // Pressed by the player having the move: the board may still show a move made
             // with a displaced piece; otherwise no legal move was completed.
@@ -521,7 +527,7 @@ impl Rules {
                 }
                 self.report_unrestored(side);
             }
-            _ if side == self.pos.turn() && self.result.is_none() => self.clock_without_move(side),
+            _ if side == self.pos.turn() && self.result.is_none() && !stopped => self.clock_without_move(side),
             _ => {}
         }
     }
