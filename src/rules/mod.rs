@@ -540,3 +540,36 @@ impl Rules {
         self.follow_seen_board(placement);
     }
 }
+
+#[cfg(test)]
+mod contradictions {
+    //! Events that contradict the board are reported as `state` and skipped, never a panic.
+    use super::testkit::*;
+
+    #[test]
+    fn a_lift_from_an_empty_square_is_a_state_line() {
+        let d = Script::new().enter(0, W).lift(0, "e4").leave(0).mv("e2e4").run();
+        assert!(states(&d).iter().any(|s| s.contains("lifted from e4")));
+        assert_eq!(sans(&d), ["e4"]);
+    }
+
+    #[test]
+    fn a_place_by_an_empty_hand_without_a_piece_named_is_a_state_line() {
+        let d = Script::new().enter(0, W).place(0, "e4").release(0, "e4").leave(0).mv("d2d4").run();
+        assert!(states(&d).iter().any(|s| s.contains("holding none")));
+        assert_eq!(sans(&d), ["d4"]);
+    }
+
+    #[test]
+    fn a_hand_never_announced_is_taken_as_the_movers() {
+        let d = Script::new().lift(7, "e2").place(7, "e4").release(7, "e4").run();
+        assert_eq!(sans(&d), ["e4"]);
+    }
+
+    #[test]
+    fn a_release_of_nothing_and_a_touch_of_an_empty_square_change_nothing() {
+        let d = Script::new().enter(0, W).touch(0, "e4").release(0, "e5").leave(0).mv("e2e4").clock(W).run();
+        assert_eq!(sans(&d), ["e4"]);
+        assert!(violations(&d).is_empty());
+    }
+}

@@ -5,7 +5,7 @@
 use shakmaty::{Bitboard, CastlingSide, Chess, Move, Position, Role, Square};
 
 use super::events::{MoveStyle, StreamWriter};
-use crate::types::{Article, EventKind, Side};
+use crate::types::{Article, EventKind, HandId, Side};
 
 /// The kinds of breach a stream can stage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,12 +64,16 @@ pub fn stage(kind: BreachKind, pos: &Chess, m: Move, w: &mut StreamWriter) -> Op
     let legal = pos.legal_moves();
     let style = MoveStyle::default();
     let squares = crate::rules::move_squares(m);
-    let plain = |w: &mut StreamWriter, hand, m| {
+    // A new hand of the mover: `before` it, then the move, then it leaves and the clock.
+    let with_hand = |w: &mut StreamWriter, before: &dyn Fn(&mut StreamWriter, HandId)| {
+        let hand = w.new_hand();
         w.push(EventKind::HandEnter { hand, side: me });
+        before(w, hand);
         w.acts(pos, m, hand, &style);
         w.push(EventKind::HandLeave { hand });
         w.push(EventKind::Clock { side: me });
     };
+    let plain = |w: &mut StreamWriter| with_hand(w, &|_, _| {});
     match kind {
         BreachKind::TouchOwn => {
             if !simple(m) {
@@ -80,12 +84,7 @@ pub fn stage(kind: BreachKind, pos: &Chess, m: Move, w: &mut StreamWriter) -> Op
                     && pos.board().role_at(sq) != Some(Role::King)
                     && legal.iter().any(|lm| lm.from() == Some(sq))
             })?;
-            let hand = w.new_hand();
-            w.push(EventKind::HandEnter { hand, side: me });
-            w.push(EventKind::Touch { hand, square: other });
-            w.acts(pos, m, hand, &style);
-            w.push(EventKind::HandLeave { hand });
-            w.push(EventKind::Clock { side: me });
+            with_hand(w, &|w, hand| w.push(EventKind::Touch { hand, square: other }));
             Some(vec![(Article::A4_3_1, me)])
         }
         BreachKind::TouchOpponent => {
@@ -93,12 +92,7 @@ pub fn stage(kind: BreachKind, pos: &Chess, m: Move, w: &mut StreamWriter) -> Op
                 return None;
             }
             let target = pos.them().into_iter().find(|&sq| legal.iter().any(|&lm| crate::rules::captured_square(lm) == Some(sq)))?;
-            let hand = w.new_hand();
-            w.push(EventKind::HandEnter { hand, side: me });
-            w.push(EventKind::Touch { hand, square: target });
-            w.acts(pos, m, hand, &style);
-            w.push(EventKind::HandLeave { hand });
-            w.push(EventKind::Clock { side: me });
+            with_hand(w, &|w, hand| w.push(EventKind::Touch { hand, square: target }));
             Some(vec![(Article::A4_3_2, me)])
         }
         BreachKind::RookFirst => {
@@ -106,11 +100,8 @@ pub fn stage(kind: BreachKind, pos: &Chess, m: Move, w: &mut StreamWriter) -> Op
             let side = CastlingSide::from_king_side(rook.file() > king.file());
             let hand = w.new_hand();
             w.push(EventKind::HandEnter { hand, side: me });
-            for (from, to) in [(rook, side.rook_to(mover)), (king, side.king_to(mover))] {
-                w.push(EventKind::Lift { hand, square: from });
-                w.push(EventKind::Place { hand, square: to, piece: None, color: None });
-                w.push(EventKind::Release { hand, square: to });
-            }
+            w.carry(hand, rook, side.rook_to(mover));
+            w.carry(hand, king, side.king_to(mover));
             w.push(EventKind::HandLeave { hand });
             w.push(EventKind::Clock { side: me });
             Some(vec![(Article::A4_4_2, me)])
@@ -122,11 +113,10 @@ pub fn stage(kind: BreachKind, pos: &Chess, m: Move, w: &mut StreamWriter) -> Op
             match m {
                 Move::Castle { king, rook } => {
                     let side = CastlingSide::from_king_side(rook.file() > king.file());
-                    for (hand, from, to) in [(a, king, side.king_to(mover)), (b, rook, side.rook_to(mover))] {
-                        w.push(EventKind::Lift { hand, square: from });
-                        w.push(EventKind::Place { hand, square: to, piece: None, color: None });
-                        w.push(EventKind::Release { hand, square: to });
-                    }
+                    w.push(EventKind::Lift { hand: a, square: king });
+                    w.push(EventKind::Lift { hand: b, square: rook });
+                    w.carry_held(a, side.king_to(mover));
+                    w.carry_held(b, side.rook_to(mover));
                 }
                 Move::Normal { from, to, .. } | Move::EnPassant { from, to } => {
                     if let Some(taken) = crate::rules::captured_square(m) {
@@ -145,8 +135,7 @@ pub fn stage(kind: BreachKind, pos: &Chess, m: Move, w: &mut StreamWriter) -> Op
         }
         BreachKind::ClockWithoutMove => {
             w.push(EventKind::Clock { side: me });
-            let hand = w.new_hand();
-            plain(w, hand, m);
+            plain(w);
             Some(vec![(Article::A7_5_3, me)])
         }
         BreachKind::IllegalThenClock => {
@@ -155,21 +144,16 @@ pub fn stage(kind: BreachKind, pos: &Chess, m: Move, w: &mut StreamWriter) -> Op
                 return None;
             }
             let wrong = empty_squares(pos, squares).find(|&sq| !legal.iter().any(|lm| lm.from() == Some(from) && lm.to() == sq))?;
-            let hand = w.new_hand();
-            w.push(EventKind::HandEnter { hand, side: me });
-            w.push(EventKind::Lift { hand, square: from });
-            w.push(EventKind::Place { hand, square: wrong, piece: None, color: None });
-            w.push(EventKind::Release { hand, square: wrong });
-            w.push(EventKind::HandLeave { hand });
-            w.push(EventKind::Clock { side: me });
-            let back = w.new_hand();
-            w.push(EventKind::HandEnter { hand: back, side: me });
-            w.push(EventKind::Lift { hand: back, square: wrong });
-            w.push(EventKind::Place { hand: back, square: from, piece: None, color: None });
-            w.push(EventKind::Release { hand: back, square: from });
-            w.push(EventKind::HandLeave { hand: back });
-            let hand = w.new_hand();
-            plain(w, hand, m);
+            for (a, b) in [(from, wrong), (wrong, from)] {
+                let hand = w.new_hand();
+                w.push(EventKind::HandEnter { hand, side: me });
+                w.carry(hand, a, b);
+                w.push(EventKind::HandLeave { hand });
+                if a == from {
+                    w.push(EventKind::Clock { side: me });
+                }
+            }
+            plain(w);
             Some(vec![(Article::A7_5_1, me)])
         }
         BreachKind::PawnOnLastRank => {
@@ -191,12 +175,9 @@ pub fn stage(kind: BreachKind, pos: &Chess, m: Move, w: &mut StreamWriter) -> Op
             let hand = w.new_hand();
             let them: Side = (!mover).into();
             w.push(EventKind::HandEnter { hand, side: them });
-            w.push(EventKind::Lift { hand, square: theirs });
-            w.push(EventKind::Place { hand, square: theirs, piece: None, color: None });
-            w.push(EventKind::Release { hand, square: theirs });
+            w.carry(hand, theirs, theirs);
             w.push(EventKind::HandLeave { hand });
-            let hand = w.new_hand();
-            plain(w, hand, m);
+            plain(w);
             Some(vec![(Article::A4_2_1, them)])
         }
         BreachKind::Knocked => {
@@ -207,13 +188,11 @@ pub fn stage(kind: BreachKind, pos: &Chess, m: Move, w: &mut StreamWriter) -> Op
                 let near = shakmaty::attacks::king_attacks(sq) & !pos.board().occupied() & !squares;
                 near.into_iter().next().map(|to| (sq, to))
             })?;
-            let hand = w.new_hand();
-            w.push(EventKind::HandEnter { hand, side: me });
-            w.push(EventKind::Lift { hand, square: victim });
-            w.push(EventKind::Place { hand, square: landing, piece: None, color: None });
-            w.acts(pos, m, hand, &style);
-            w.push(EventKind::HandLeave { hand });
-            w.push(EventKind::Clock { side: me });
+            // Set down and never released: knocked, not placed.
+            with_hand(w, &|w, hand| {
+                w.push(EventKind::Lift { hand, square: victim });
+                w.push(EventKind::Place { hand, square: landing, piece: None, color: None });
+            });
             Some(vec![(Article::A7_4_1, me)])
         }
         BreachKind::MovedOn => {
@@ -225,11 +204,8 @@ pub fn stage(kind: BreachKind, pos: &Chess, m: Move, w: &mut StreamWriter) -> Op
             let hand = w.new_hand();
             w.push(EventKind::HandEnter { hand, side: me });
             w.acts(pos, m, hand, &style);
-            for (a, b) in [(to, detour), (detour, to)] {
-                w.push(EventKind::Lift { hand, square: a });
-                w.push(EventKind::Place { hand, square: b, piece: None, color: None });
-                w.push(EventKind::Release { hand, square: b });
-            }
+            w.carry(hand, to, detour);
+            w.carry(hand, detour, to);
             w.push(EventKind::HandLeave { hand });
             w.push(EventKind::Clock { side: me });
             Some(vec![(Article::A4_7, me)])

@@ -60,6 +60,19 @@ impl StreamWriter {
         self.next_hand = self.next_hand.max(n);
     }
 
+    /// `hand` lifts the piece on `from`, sets it on `to` and lets go.
+    pub fn carry(&mut self, hand: HandId, from: Square, to: Square) {
+        self.push(EventKind::Lift { hand, square: from });
+        self.push(EventKind::Place { hand, square: to, piece: None, color: None });
+        self.push(EventKind::Release { hand, square: to });
+    }
+
+    /// `hand` sets the piece it holds on `to` and lets go.
+    pub fn carry_held(&mut self, hand: HandId, to: Square) {
+        self.push(EventKind::Place { hand, square: to, piece: None, color: None });
+        self.push(EventKind::Release { hand, square: to });
+    }
+
     pub fn board(&mut self, pos: &Chess) {
         self.push(EventKind::Board { placement: Placement::from(pos.board()), h1_light: Some(true), white: None });
     }
@@ -69,9 +82,7 @@ impl StreamWriter {
         let mover = pos.turn();
         if let Some(sq) = style.announced_adjust {
             self.push(EventKind::AdjustAnnounced { side: mover.into() });
-            self.push(EventKind::Lift { hand, square: sq });
-            self.push(EventKind::Place { hand, square: sq, piece: None, color: None });
-            self.push(EventKind::Release { hand, square: sq });
+            self.carry(hand, sq, sq);
         }
         let lift = |w: &mut Self, square| w.push(EventKind::Lift { hand, square });
         let place = |w: &mut Self, square| w.push(EventKind::Place { hand, square, piece: None, color: None });
@@ -86,12 +97,8 @@ impl StreamWriter {
         match m {
             Move::Castle { king, rook } => {
                 let side = shakmaty::CastlingSide::from_king_side(rook.file() > king.file());
-                lift(self, king);
-                place(self, side.king_to(mover));
-                release(self, side.king_to(mover));
-                lift(self, rook);
-                place(self, side.rook_to(mover));
-                release(self, side.rook_to(mover));
+                self.carry(hand, king, side.king_to(mover));
+                self.carry(hand, rook, side.rook_to(mover));
             }
             Move::Normal { from, to, promotion: Some(role), capture, .. } => {
                 let taken = capture.map(|_| to);
