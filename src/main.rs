@@ -23,12 +23,15 @@ struct Cli {
 enum Command {
     /// Judge a stream of tracker events (JSONL) and print the decisions (JSONL): the rules core alone.
     Rules(touchmove::cmd::rules::RulesArgs),
+    /// Render a scene script (or a generated game or breach) to video.mp4 and truth.json.
+    Sim(touchmove::cmd::sim::SimArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Rules(args) => touchmove::cmd::rules::run(args),
+        Command::Sim(args) => touchmove::cmd::sim::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

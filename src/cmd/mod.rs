@@ -1,3 +1,4 @@
 //! One file per subcommand of the `touchmove` binary; `main.rs` only parses and dispatches.
 
 pub mod rules;
+pub mod sim;

@@ -56,7 +56,7 @@ impl std::fmt::Display for Side {
 }
 
 /// Serde for `shakmaty::Square` as its name (`"g1"`), with an error that names the bad value.
-pub(crate) mod square_serde {
+pub mod square_serde {
     use serde::{Deserialize, Deserializer, Serializer};
     use shakmaty::Square;
 
@@ -72,7 +72,7 @@ pub(crate) mod square_serde {
 }
 
 /// Serde for an optional `shakmaty::Role` as its upper-case letter (`"Q"`).
-pub(crate) mod role_serde {
+pub mod role_serde {
     use serde::{Deserialize, Deserializer, Serializer};
     use shakmaty::Role;
 

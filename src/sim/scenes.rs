@@ -1,0 +1,114 @@
+//! Scene generators: a real game played by clean hands, or a short game with one staged breach,
+//! under a camera and a look drawn from a seed (so a sweep covers many tables).
+
+use shakmaty::{CastlingMode, Chess, Move, Position};
+
+use super::breaches::{BreachKind, stage};
+use super::camera::CameraSpec;
+use super::events::{StreamWriter, game_events, random_style};
+use super::rng::Rng;
+use super::scene::{Act, BoardLook, Light, PieceSet, Scene, Style};
+use crate::types::{Event, EventKind};
+
+/// A camera and a look drawn from `seed`: height 50–90 cm, tilt up to 30°, roll, any side for
+/// White, board, pieces, light, skin tones, noise and blur all varied.
+pub fn random_look(seed: u64) -> (CameraSpec, Style) {
+    let mut rng = Rng::new(seed ^ 0x100C);
+    let mut pick = |n: usize| rng.below(n);
+    let camera = CameraSpec {
+        height_cm: 50.0 + pick(41) as f64,
+        tilt_deg: pick(31) as f64,
+        tilt_towards_deg: [0.0, 90.0, 180.0, 270.0][pick(4)] + pick(30) as f64 - 15.0,
+        roll_deg: pick(11) as f64 - 5.0,
+        white_at_deg: [0.0, 90.0, 180.0, 270.0][pick(4)],
+        focal_px: 0.0,
+        k1: -(pick(6) as f64) / 100.0,
+        width: 1280,
+        height: 720,
+    };
+    let style = Style {
+        board: [BoardLook::Wood, BoardLook::Vinyl, BoardLook::Print][pick(3)],
+        coordinates: pick(2) == 0,
+        pieces: [PieceSet::Wooden, PieceSet::Plastic][pick(2)],
+        light: [Light::Neutral, Light::Warm, Light::Cool][pick(3)],
+        uneven: pick(60) as f64 / 100.0,
+        moving_shadow: pick(3) == 0,
+        noise: 1.0 + pick(5) as f64,
+        motion_blur: pick(5) as f64 / 10.0,
+        skin: [pick(6) as u8, pick(6) as u8],
+        sleeves: [[pick(256) as u8, pick(256) as u8, pick(256) as u8], [pick(256) as u8, pick(256) as u8, pick(256) as u8]],
+        crf: 20 + pick(10) as u8,
+    };
+    (camera, style)
+}
+
+/// The acts that show a stream of events, with a pause after each clock press.
+pub fn acts_from_events(events: &[Event]) -> Vec<Act> {
+    let mut acts = Vec::new();
+    for e in events {
+        if let Some(a) = Act::from_event(&e.kind) {
+            acts.push(a);
+        }
+        if matches!(e.kind, EventKind::Clock { .. }) {
+            acts.push(Act::Wait { seconds: 0.6 });
+        }
+    }
+    acts
+}
+
+fn fen_of(pos: &Chess) -> String {
+    if *pos == Chess::default() {
+        "startpos".into()
+    } else {
+        shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+    }
+}
+
+/// A game played cleanly, move by move, with the clock pressed after each.
+pub fn game_scene(start: &Chess, moves: &[Move], seed: u64) -> Scene {
+    let (camera, style) = random_look(seed);
+    let events = game_events(start, moves, seed);
+    Scene { start: fen_of(start), seed, fps: 30.0, camera, style, acts: acts_from_events(&events) }
+}
+
+/// The breach kinds by the names the command line uses.
+pub const BREACH_NAMES: &[(&str, BreachKind)] = &[
+    ("touch-own", BreachKind::TouchOwn),
+    ("touch-opponent", BreachKind::TouchOpponent),
+    ("rook-first", BreachKind::RookFirst),
+    ("two-hands", BreachKind::TwoHands),
+    ("clock-without-move", BreachKind::ClockWithoutMove),
+    ("illegal-then-clock", BreachKind::IllegalThenClock),
+    ("pawn-on-last-rank", BreachKind::PawnOnLastRank),
+    ("adjust-not-on-move", BreachKind::AdjustNotOnMove),
+    ("knocked", BreachKind::Knocked),
+    ("moved-on", BreachKind::MovedOn),
+];
+
+/// A short opening that sets up `kind`, then the breach, from `seed`. The openings are chosen so
+/// every kind can be staged on the last move.
+pub fn breach_scene(kind: BreachKind, seed: u64) -> Scene {
+    let (line, last): (&[&str], &str) = match kind {
+        BreachKind::RookFirst => (&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"], "e1g1"),
+        BreachKind::PawnOnLastRank => (&[], "e7e8q"),
+        BreachKind::TouchOpponent => (&["e2e4", "d7d5"], "g1f3"),
+        _ => (&["e2e4", "e7e5"], "g1f3"),
+    };
+    let start: Chess = if kind == BreachKind::PawnOnLastRank {
+        "8/4P3/8/8/8/8/k7/4K3 w - - 0 1".parse::<shakmaty::fen::Fen>().expect("fixed FEN").into_position(CastlingMode::Standard).expect("legal")
+    } else {
+        Chess::default()
+    };
+    let mut pos = start.clone();
+    let mut w = StreamWriter::new(30.0, 0.1);
+    let mut rng = Rng::new(seed);
+    for uci in line {
+        let m = uci.parse::<shakmaty::uci::UciMove>().expect("fixed line").to_move(&pos).expect("legal line");
+        w.whole_move(&pos, m, &random_style(&pos, m, &mut rng), true);
+        pos.play_unchecked(m);
+    }
+    let m = last.parse::<shakmaty::uci::UciMove>().expect("fixed move").to_move(&pos).expect("legal move");
+    stage(kind, &pos, m, &mut w).expect("every kind stages on its chosen move");
+    let (camera, style) = random_look(seed);
+    Scene { start: fen_of(&start), seed, fps: 30.0, camera, style, acts: acts_from_events(&w.events) }
+}
