@@ -4,15 +4,20 @@
 setup:
 	@scripts/setup.sh
 
-# The rules core on the shipped example: a short game with a touch-move breach and a clock
-# pressed without a move. Prints the decisions (JSONL) and the PGN.
+# Renders a short game in which White castles rook first (4.4.2) as an overhead camera sees it
+# (out/demo-scene/video.mp4, contact.jpg, truth.json), then judges its tracker events with the
+# rules core and prints the decisions and the PGN. Until `replay` exists, the events come from
+# the scene's ground truth rather than from the video.
 demo: setup
 	cargo build --release --quiet
 	@mkdir -p out
-	@echo "== decisions (touchmove rules --events examples/scholars-mate-with-breaches.jsonl)"
-	@target/release/touchmove rules --events examples/scholars-mate-with-breaches.jsonl --pgn out/demo.pgn --white Alice --black Bob
+	@echo "== rendering a scene with a breach (touchmove sim --breach rook-first --seed 7)"
+	@target/release/touchmove sim --breach rook-first --seed 7 --out out/demo-scene
+	@echo "== its events judged (touchmove rules --events out/demo-scene/events.jsonl)"
+	@target/release/touchmove rules --events out/demo-scene/events.jsonl --pgn out/demo.pgn --white Alice --black Bob | grep -v '"kind":"move"'
 	@echo "== out/demo.pgn"
 	@cat out/demo.pgn
+	@echo "== look at out/demo-scene/contact.jpg and out/demo-scene/video.mp4"
 
 # Every test: unit tests (one module per FIDE clause), the 1,110 real games, the property
 # tests, the command line, and one pass of each benchmark in test mode.
@@ -25,4 +30,4 @@ eval: setup
 	cargo run --release --quiet --example eval_rules
 
 bench: setup
-	cargo bench --bench rules
+	cargo bench --bench rules --bench render

@@ -167,10 +167,8 @@ fn writes_contact_sheets() {
     let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/contact-sheets");
     std::fs::create_dir_all(&out).unwrap();
     for (name, kind, seed) in [("two-hands", BreachKind::TwoHands, 4), ("rook-first", BreachKind::RookFirst, 7), ("knocked", BreachKind::Knocked, 12)] {
-        let mut scene = breach_scene(kind, seed);
-        scene.camera.width = 640;
-        scene.camera.height = 360;
-        let tl = timeline::run(&scene).unwrap();
+        let tl = timeline::run(&breach_scene(kind, seed)).unwrap();
+        let scene = breach_scene(kind, seed);
         let mut r = Renderer::new(Camera::new(&scene.camera), &scene.style, scene.seed).unwrap();
         let n = tl.frames.len();
         let picks = [n / 5, n / 2, 3 * n / 4, n - 20];
@@ -181,15 +179,9 @@ fn writes_contact_sheets() {
                 tiles.push(img);
             }
         }
-        let mut top = Mat::default();
-        let mut bottom = Mat::default();
-        opencv::core::hconcat2(&tiles[0], &tiles[1], &mut top).unwrap();
-        opencv::core::hconcat2(&tiles[2], &tiles[3], &mut bottom).unwrap();
-        let mut sheet = Mat::default();
-        opencv::core::vconcat2(&top, &bottom, &mut sheet).unwrap();
         let path = out.join(format!("{name}.jpg"));
-        let params: Vector<i32> = Vector::from_iter([imgcodecs::IMWRITE_JPEG_QUALITY, 85]);
-        assert!(imgcodecs::imwrite(path.to_str().unwrap(), &sheet, &params).unwrap());
+        touchmove::sim::video::contact_sheet(&tiles, &path).unwrap();
+        assert!(imgcodecs::imread(path.to_str().unwrap(), imgcodecs::IMREAD_COLOR).unwrap().cols() == 1280);
     }
 }
 

@@ -1,4 +1,5 @@
-//! Renders a scene to `video.mp4` (H.264) and `truth.json`: per frame, what stands on each
+//! Renders a scene to `video.mp4` (H.264), `events.jsonl` (the truth's events, as a tracker
+//! would write them), `contact.jpg` (four moments) and `truth.json`: per frame, what stands on each
 //! square, what a hand hides, each hand's outline and fingertips; the events with their frames;
 //! and the decisions the rules core draws from them.
 
@@ -7,7 +8,8 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use opencv::core::Size;
+use opencv::core::{Mat, Size, Vector};
+use opencv::imgcodecs;
 use opencv::prelude::*;
 use opencv::videoio::{self, VideoWriter};
 use serde::Serialize;
@@ -49,6 +51,25 @@ fn edge(name: &str) -> ImageSide {
         "right" => ImageSide::Right,
         _ => ImageSide::Bottom,
     }
+}
+
+/// Four frames, two by two, at half size, as a JPEG for a person to look at.
+pub fn contact_sheet(tiles: &[Mat], path: &Path) -> Result<()> {
+    let half = |m: &Mat| -> Result<Mat> {
+        let mut out = Mat::default();
+        opencv::imgproc::resize(m, &mut out, Size::new(m.cols() / 2, m.rows() / 2), 0.0, 0.0, opencv::imgproc::INTER_AREA)?;
+        Ok(out)
+    };
+    let t: Vec<Mat> = tiles.iter().map(half).collect::<Result<_>>()?;
+    let (mut top, mut bottom, mut sheet) = (Mat::default(), Mat::default(), Mat::default());
+    opencv::core::hconcat2(&t[0], &t[1], &mut top)?;
+    opencv::core::hconcat2(&t[2], &t[3], &mut bottom)?;
+    opencv::core::vconcat2(&top, &bottom, &mut sheet)?;
+    let params: Vector<i32> = Vector::from_iter([imgcodecs::IMWRITE_JPEG_QUALITY, 85]);
+    if !imgcodecs::imwrite(path.to_string_lossy().as_ref(), &sheet, &params)? {
+        bail!("{}: cannot write the contact sheet", path.display());
+    }
+    Ok(())
 }
 
 /// The decisions the rules core draws from a scene's events.
@@ -93,8 +114,14 @@ pub fn render_scene(scene: &Scene, dir: &Path, video: bool, mut progress: impl F
         None
     };
     let mut per_frame = Vec::with_capacity(total as usize);
+    let n = timeline.frames.len();
+    let picks = [n / 5, n / 2, 3 * n / 4, n.saturating_sub(15)];
+    let mut tiles = Vec::new();
     for (i, world) in timeline.frames.iter().enumerate() {
         let (image, mut truth) = renderer.render(world)?;
+        if picks.contains(&i) && tiles.len() < 4 {
+            tiles.push(image.try_clone()?);
+        }
         truth.t = (i as f64 / scene.fps * 1e4).round() / 1e4;
         if let Some(w) = writer.as_mut() {
             w.write(&image)?;
@@ -105,7 +132,17 @@ pub fn render_scene(scene: &Scene, dir: &Path, video: bool, mut progress: impl F
     if let Some(mut w) = writer {
         w.release()?;
     }
+    if tiles.len() == 4 {
+        contact_sheet(&tiles, &dir.join("contact.jpg"))?;
+    }
     let decisions = decisions_for(scene, &events)?;
+    let path = dir.join("events.jsonl");
+    let mut lines = String::new();
+    for e in &events {
+        lines.push_str(&e.to_json());
+        lines.push('\n');
+    }
+    std::fs::write(&path, lines).with_context(|| format!("{}: cannot write", path.display()))?;
     let truth = Truth {
         fps: scene.fps,
         width: scene.camera.width,
