@@ -11,7 +11,7 @@ use touchmove::sim::breaches::BreachKind;
 use touchmove::sim::camera::{Camera, CameraSpec, HALF_BOARD_CM, square_centre};
 use touchmove::sim::render::Renderer;
 use touchmove::sim::scene::Scene;
-use touchmove::sim::scenes::{BREACH_NAMES, breach_scene, game_scene};
+use touchmove::sim::scenes::{STAGED_NAMES, Staged, breach_scene, game_scene, staged_scene};
 use touchmove::sim::timeline;
 use touchmove::sim::video::{decisions_for, render_scene};
 use touchmove::types::{DecisionKind, EventKind, Placement};
@@ -28,12 +28,23 @@ fn cell(placement: &str, sq: Square) -> touchmove::types::Cell {
 
 #[test]
 fn every_staged_breach_scene_leads_to_its_violation_through_the_rules() {
-    for &(name, kind) in BREACH_NAMES {
-        let scene = breach_scene(kind, 5);
+    for &(name, staged) in STAGED_NAMES {
+        let scene = staged_scene(staged, 5);
         let tl = timeline::run(&scene).unwrap();
         let d = decisions_for(&scene, &tl.events).unwrap();
         let mut got: Vec<&str> = d.iter().filter_map(|x| x.violation()).map(|(a, _)| a.id()).collect();
         got.sort();
+        let Staged::Breach(kind) = staged else {
+            assert!(got.is_empty(), "{name}: {got:?}");
+            let sans: Vec<String> = d.iter().filter_map(|x| match &x.kind { DecisionKind::Move { san, .. } => Some(san.clone()), _ => None }).collect();
+            let last = sans.last().unwrap().clone();
+            match staged {
+                Staged::EnPassant => assert_eq!(last, "exd6"),
+                Staged::UnderPromotion => assert_eq!(last, "e8=N"),
+                _ => assert!(d.iter().any(|x| matches!(x.kind, DecisionKind::Adjust { .. })), "{name}"),
+            }
+            continue;
+        };
         let want: &[&str] = match kind {
             BreachKind::TouchOwn => &["4.3.1"],
             BreachKind::TouchOpponent => &["4.3.2"],

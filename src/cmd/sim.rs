@@ -8,11 +8,11 @@ use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::sim::scene::Scene;
-use crate::sim::scenes::{BREACH_NAMES, breach_scene, game_scene};
+use crate::sim::scenes::{STAGED_NAMES, game_scene, staged_scene};
 use crate::sim::video::render_scene;
 
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:\n  touchmove sim examples/scenes/e4-e5.json --out out/e4\n  touchmove sim --breach rook-first --seed 3 --out out/rook-first\n  touchmove sim --from-pgn ../shared/real/pgn/twic1599.pgn --game 12 --plies 20 --out out/game12\n\nBreaches: touch-own, touch-opponent, rook-first, two-hands, clock-without-move,\nillegal-then-clock, pawn-on-last-rank, adjust-not-on-move, knocked, moved-on.")]
+#[command(after_help = "Examples:\n  touchmove sim examples/scenes/e4-e5.json --out out/e4\n  touchmove sim --breach rook-first --seed 3 --out out/rook-first\n  touchmove sim --from-pgn ../shared/real/pgn/twic1599.pgn --game 12 --plies 20 --out out/game12\n\nStaged scenes (--breach): touch-own, touch-opponent, rook-first, two-hands,\nclock-without-move, illegal-then-clock, pawn-on-last-rank, adjust-not-on-move, knocked,\nmoved-on; and, with no breach in them: en-passant, under-promotion, adjust-announced.")]
 pub struct SimArgs {
     /// The scene script (JSON; see src/sim/scene.rs for the format).
     #[arg(value_name = "SCRIPT", required_unless_present_any = ["breach", "from_pgn"])]
@@ -20,7 +20,7 @@ pub struct SimArgs {
     /// Where to write video.mp4, truth.json (and scene.json when generated).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// Generate the scene: a short game with this breach staged in it.
+    /// Generate the scene: a short game with this breach (or special move) staged in it.
     #[arg(long, value_name = "KIND", conflicts_with_all = ["script", "from_pgn"])]
     pub breach: Option<String>,
     /// Generate the scene: a game from this PGN file, played by clean hands.
@@ -42,11 +42,11 @@ pub struct SimArgs {
 
 fn scene_for(args: &SimArgs) -> Result<Scene> {
     if let Some(name) = &args.breach {
-        let Some((_, kind)) = BREACH_NAMES.iter().find(|(n, _)| n == name) else {
-            let names: Vec<&str> = BREACH_NAMES.iter().map(|(n, _)| *n).collect();
+        let Some((_, staged)) = STAGED_NAMES.iter().find(|(n, _)| n == name) else {
+            let names: Vec<&str> = STAGED_NAMES.iter().map(|(n, _)| *n).collect();
             bail!("--breach {name}: unknown; one of {}", names.join(", "));
         };
-        return Ok(breach_scene(*kind, args.seed));
+        return Ok(staged_scene(*staged, args.seed));
     }
     if let Some(path) = &args.from_pgn {
         let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read the PGN file", path.display()))?;

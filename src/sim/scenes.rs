@@ -5,7 +5,7 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use super::breaches::{BreachKind, stage};
 use super::camera::CameraSpec;
-use super::events::{StreamWriter, game_events, random_style};
+use super::events::{MoveStyle, StreamWriter, game_events, random_style};
 use super::rng::Rng;
 use super::scene::{Act, BoardLook, Light, PieceSet, Scene, Style};
 use crate::types::{Event, EventKind};
@@ -71,44 +71,76 @@ pub fn game_scene(start: &Chess, moves: &[Move], seed: u64) -> Scene {
     Scene { start: fen_of(start), seed, fps: 30.0, camera, style, acts: acts_from_events(&events) }
 }
 
-/// The breach kinds by the names the command line uses.
-pub const BREACH_NAMES: &[(&str, BreachKind)] = &[
-    ("touch-own", BreachKind::TouchOwn),
-    ("touch-opponent", BreachKind::TouchOpponent),
-    ("rook-first", BreachKind::RookFirst),
-    ("two-hands", BreachKind::TwoHands),
-    ("clock-without-move", BreachKind::ClockWithoutMove),
-    ("illegal-then-clock", BreachKind::IllegalThenClock),
-    ("pawn-on-last-rank", BreachKind::PawnOnLastRank),
-    ("adjust-not-on-move", BreachKind::AdjustNotOnMove),
-    ("knocked", BreachKind::Knocked),
-    ("moved-on", BreachKind::MovedOn),
+/// What a staged scene shows: a breach of the Laws, or a special move or act that must be
+/// recorded without any breach.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Staged {
+    Breach(BreachKind),
+    /// An en passant capture.
+    EnPassant,
+    /// A promotion to a knight.
+    UnderPromotion,
+    /// "J'adoube" said, a piece adjusted, then another piece moved: no breach.
+    AnnouncedAdjust,
+}
+
+/// The staged scenes by the names the command line uses.
+pub const STAGED_NAMES: &[(&str, Staged)] = &[
+    ("touch-own", Staged::Breach(BreachKind::TouchOwn)),
+    ("touch-opponent", Staged::Breach(BreachKind::TouchOpponent)),
+    ("rook-first", Staged::Breach(BreachKind::RookFirst)),
+    ("two-hands", Staged::Breach(BreachKind::TwoHands)),
+    ("clock-without-move", Staged::Breach(BreachKind::ClockWithoutMove)),
+    ("illegal-then-clock", Staged::Breach(BreachKind::IllegalThenClock)),
+    ("pawn-on-last-rank", Staged::Breach(BreachKind::PawnOnLastRank)),
+    ("adjust-not-on-move", Staged::Breach(BreachKind::AdjustNotOnMove)),
+    ("knocked", Staged::Breach(BreachKind::Knocked)),
+    ("moved-on", Staged::Breach(BreachKind::MovedOn)),
+    ("en-passant", Staged::EnPassant),
+    ("under-promotion", Staged::UnderPromotion),
+    ("adjust-announced", Staged::AnnouncedAdjust),
 ];
 
-/// A short opening that sets up `kind`, then the breach, from `seed`. The openings are chosen so
-/// every kind can be staged on the last move.
-pub fn breach_scene(kind: BreachKind, seed: u64) -> Scene {
-    let (line, last): (&[&str], &str) = match kind {
-        BreachKind::RookFirst => (&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"], "e1g1"),
-        BreachKind::PawnOnLastRank => (&[], "e7e8q"),
-        BreachKind::TouchOpponent => (&["e2e4", "d7d5"], "g1f3"),
-        _ => (&["e2e4", "e7e5"], "g1f3"),
-    };
-    let start: Chess = if kind == BreachKind::PawnOnLastRank {
-        "8/4P3/8/8/8/8/k7/4K3 w - - 0 1".parse::<shakmaty::fen::Fen>().expect("fixed FEN").into_position(CastlingMode::Standard).expect("legal")
-    } else {
-        Chess::default()
+fn position(fen: &str) -> Chess {
+    fen.parse::<shakmaty::fen::Fen>().expect("fixed FEN").into_position(CastlingMode::Standard).expect("legal")
+}
+
+/// A short opening that sets the scene up, then the staged act, under a look from `seed`.
+pub fn staged_scene(staged: Staged, seed: u64) -> Scene {
+    let (start, line, last): (Chess, &[&str], &str) = match staged {
+        Staged::Breach(BreachKind::RookFirst) => (Chess::default(), &["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"], "e1g1"),
+        Staged::Breach(BreachKind::PawnOnLastRank) => (position("8/4P3/8/8/8/8/k7/4K3 w - - 0 1"), &[], "e7e8q"),
+        Staged::Breach(BreachKind::TouchOpponent) => (Chess::default(), &["e2e4", "d7d5"], "g1f3"),
+        Staged::Breach(_) => (Chess::default(), &["e2e4", "e7e5"], "g1f3"),
+        Staged::EnPassant => (Chess::default(), &["e2e4", "a7a6", "e4e5", "d7d5"], "e5d6"),
+        Staged::UnderPromotion => (position("8/4P3/8/8/8/8/k7/4K3 w - - 0 1"), &[], "e7e8n"),
+        Staged::AnnouncedAdjust => (Chess::default(), &["e2e4", "e7e5"], "d2d4"),
     };
     let mut pos = start.clone();
     let mut w = StreamWriter::new(30.0, 0.1);
     let mut rng = Rng::new(seed);
+    let parse = |pos: &Chess, uci: &str| uci.parse::<shakmaty::uci::UciMove>().expect("fixed line").to_move(pos).expect("legal line");
     for uci in line {
-        let m = uci.parse::<shakmaty::uci::UciMove>().expect("fixed line").to_move(&pos).expect("legal line");
+        let m = parse(&pos, uci);
         w.whole_move(&pos, m, &random_style(&pos, m, &mut rng), true);
         pos.play_unchecked(m);
     }
-    let m = last.parse::<shakmaty::uci::UciMove>().expect("fixed move").to_move(&pos).expect("legal move");
-    stage(kind, &pos, m, &mut w).expect("every kind stages on its chosen move");
+    let m = parse(&pos, last);
+    match staged {
+        Staged::Breach(kind) => {
+            stage(kind, &pos, m, &mut w).expect("every kind stages on its chosen move");
+        }
+        Staged::AnnouncedAdjust => {
+            let style = MoveStyle { announced_adjust: Some(shakmaty::Square::G1), ..MoveStyle::default() };
+            w.whole_move(&pos, m, &style, true);
+        }
+        Staged::EnPassant | Staged::UnderPromotion => w.whole_move(&pos, m, &random_style(&pos, m, &mut rng), true),
+    }
     let (camera, style) = random_look(seed);
     Scene { start: fen_of(&start), seed, fps: 30.0, camera, style, acts: acts_from_events(&w.events) }
+}
+
+/// A breach staged on a short opening (see [`staged_scene`]).
+pub fn breach_scene(kind: BreachKind, seed: u64) -> Scene {
+    staged_scene(Staged::Breach(kind), seed)
 }
