@@ -4,11 +4,13 @@
 mod article;
 mod decision;
 mod event;
+mod observation;
 mod placement;
 
 pub use article::{Article, UnknownArticle};
 pub use decision::{Decision, DecisionKind, PenaltyAction};
 pub use event::{Event, EventError, EventKind, EventReader, HandId, ImageSide};
+pub use observation::{BoardGeometry, ClockObs, HandObs, Observation, SquareObs, SquareState};
 pub use placement::{Cell, Placement, PlacementError};
 
 use serde::{Deserialize, Serialize};

@@ -1,0 +1,113 @@
+//! What vision tells the tracker about one frame: where the board is, what each square shows,
+//! where the hands are, the clock. Vision says what it sees and how sure it is; the tracker
+//! (which knows the game) decides what happened.
+
+use serde::{Deserialize, Serialize};
+use shakmaty::{Role, Square};
+
+use super::{ImageSide, Side};
+
+/// The board in the image: the playing area's outer corners at a8, h8, h1, a1 (image pixels),
+/// the edge White sits at, and whether h1 is a light square (7.2.2).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct BoardGeometry {
+    pub corners: [[f64; 2]; 4],
+    pub white: ImageSide,
+    pub h1_light: bool,
+}
+
+/// What one square shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SquareState {
+    Empty,
+    White,
+    Black,
+    /// Hidden (by a hand, an arm, a head): nothing can be said.
+    Occluded,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SquareObs {
+    pub state: SquareState,
+    /// 0…1: how sure vision is of `state`.
+    pub confidence: f32,
+    /// The piece type, where vision can tell.
+    #[serde(default, with = "super::role_serde", skip_serializing_if = "Option::is_none")]
+    pub role: Option<Role>,
+}
+
+impl SquareObs {
+    pub const OCCLUDED: SquareObs = SquareObs { state: SquareState::Occluded, confidence: 1.0, role: None };
+}
+
+/// A hand or arm over the board.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HandObs {
+    /// Stable while the same arm stays in view; a new arm gets a new id.
+    pub id: u32,
+    /// The player it belongs to, from the edge it reaches in from.
+    pub side: Option<Side>,
+    /// Outline in image pixels.
+    pub polygon: Vec<[f32; 2]>,
+    /// The far end from where it enters: the fingertips, in image pixels.
+    pub extremity: [f32; 2],
+    /// The square under the extremity, if it is over the playing area.
+    #[serde(default, with = "opt_square", skip_serializing_if = "Option::is_none")]
+    pub extremity_square: Option<Square>,
+    /// Squares it covers.
+    #[serde(with = "squares")]
+    pub covers: Vec<Square>,
+}
+
+/// The clock's two buttons: pressed in this frame (White's, Black's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockObs {
+    pub pressed: [bool; 2],
+}
+
+/// Everything vision reports for one frame.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Observation {
+    pub frame: u64,
+    pub t: f64,
+    /// a1 first (index = `usize::from(square)`).
+    pub squares: Vec<SquareObs>,
+    pub hands: Vec<HandObs>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockObs>,
+    /// The board no longer fits where it was: the camera or the board moved.
+    #[serde(default)]
+    pub board_lost: bool,
+}
+
+mod opt_square {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use shakmaty::Square;
+
+    pub fn serialize<S: Serializer>(sq: &Option<Square>, s: S) -> Result<S::Ok, S::Error> {
+        match sq {
+            Some(sq) => s.collect_str(sq),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Square>, D::Error> {
+        let s = Option::<String>::deserialize(d)?;
+        s.map(|s| s.parse().map_err(|_| serde::de::Error::custom(format!("\"{s}\" is not a square")))).transpose()
+    }
+}
+
+mod squares {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use shakmaty::Square;
+
+    pub fn serialize<S: Serializer>(v: &[Square], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(|sq| sq.to_string()))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Square>, D::Error> {
+        let v = Vec::<String>::deserialize(d)?;
+        v.iter().map(|s| s.parse().map_err(|_| serde::de::Error::custom(format!("\"{s}\" is not a square")))).collect()
+    }
+}
