@@ -12,3 +12,4 @@ pub mod output;
 pub mod rules;
 pub mod sim;
 pub mod types;
+pub mod vision;

@@ -1,0 +1,14 @@
+//! Vision: from a frame to an [`Observation`](crate::types::Observation) — where the board is,
+//! what each square shows, where the hands are, the clock. Plain functions of a frame and of
+//! what was learned from earlier frames of the same board; no knowledge of the game.
+
+/// Why vision could not do what was asked, in words a user can act on.
+#[derive(Debug, thiserror::Error)]
+pub enum VisionError {
+    #[error("no chessboard found in the image{0}")]
+    NoBoard(String),
+    #[error("{0}")]
+    Invalid(String),
+    #[error("OpenCV: {0}")]
+    OpenCv(#[from] opencv::Error),
+}
