@@ -25,6 +25,9 @@ enum Command {
     Rules(touchmove::cmd::rules::RulesArgs),
     /// Render a scene script (or a generated game or breach) to video.mp4 and truth.json.
     Sim(touchmove::cmd::sim::SimArgs),
+    /// Find the board in an image, a video or a camera; write the calibration file and print its
+    /// corners (a8, h8, h1, a1) and White's edge as one JSON line.
+    Calibrate(touchmove::cmd::calibrate::CalibrateArgs),
 }
 
 fn main() -> ExitCode {
@@ -32,6 +35,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Rules(args) => touchmove::cmd::rules::run(args),
         Command::Sim(args) => touchmove::cmd::sim::run(args),
+        Command::Calibrate(args) => touchmove::cmd::calibrate::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

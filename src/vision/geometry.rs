@@ -278,7 +278,7 @@ fn luma_at(data: &[u8], w: usize, h: usize, p: [f64; 2]) -> Option<f64> {
 /// How well the geometry's grid still fits a frame: about 1 when every square shows where it
 /// should with its colour, about 0 when the grid is off by half a square or more, negative
 /// when light and dark are swapped (off by one square). Pieces and hands lower it somewhat; a
-/// moved camera or board drops it to near zero. Reads ~450 pixels, so it costs microseconds.
+/// moved camera or board drops it to near zero. Reads ~650 pixels, so it costs microseconds.
 /// An unusable image or geometry scores 0.
 pub fn fit_score(image: &Mat, g: &BoardGeometry) -> f64 {
     fit_score_inner(image, g).unwrap_or(0.0)
@@ -297,18 +297,12 @@ fn fit_score_inner(image: &Mat, g: &BoardGeometry) -> Option<f64> {
     let data = img.data_bytes().ok()?;
     let at = |x: f64, y: f64| luma_at(data, w, h, map.to_image([x, y]));
     // Light squares are those of a8's colour when h1 is light (a8 and h1 share a colour).
-    let light = |c: usize, r: usize| ((c + r) % 2 == 0) == g.h1_light;
+    let light = |c: usize, r: usize| (c + r).is_multiple_of(2) == g.h1_light;
     const INSET: [[f64; 2]; 4] = [[0.15, 0.15], [0.85, 0.15], [0.15, 0.85], [0.85, 0.85]];
-    let mut v = [[[None; 4]; 8]; 8];
-    for c in 0..8 {
-        for r in 0..8 {
-            for (k, o) in INSET.iter().enumerate() {
-                v[c][r][k] = at(c as f64 + o[0], r as f64 + o[1]);
-            }
-        }
-    }
-    // Neighbouring squares, compared at the same corner; the best of the four corners counts
-    // (pieces cover some).
+    let v: [[[Option<f64>; 4]; 8]; 8] = std::array::from_fn(|c| std::array::from_fn(|r| INSET.map(|o| at(c as f64 + o[0], r as f64 + o[1]))));
+    // Neighbouring squares, compared at the same corner, all four corners averaged: a grid
+    // off by half a square still finds the right step at half of them, so taking the best
+    // would hide the shift. Pieces over some corners lower the score, but evenly over time.
     let mut steps = Vec::with_capacity(112);
     let mut sizes = Vec::with_capacity(112);
     for c in 0..8 {
@@ -318,10 +312,11 @@ fn fit_score_inner(image: &Mat, g: &BoardGeometry) -> Option<f64> {
                     continue;
                 }
                 let sign = if light(c, r) { 1.0 } else { -1.0 };
-                let ds: Vec<f64> = (0..4).filter_map(|k| Some((v[c][r][k]? - v[c2][r2][k]?) * sign)).collect();
-                if let Some(best) = ds.iter().cloned().reduce(f64::max) {
-                    steps.push(best);
-                    sizes.push(ds.iter().map(|d| d.abs()).fold(0.0, f64::max));
+                for (x, y) in v[c][r].iter().zip(&v[c2][r2]) {
+                    if let (Some(a), Some(b)) = (x, y) {
+                        steps.push((a - b) * sign);
+                        sizes.push((a - b).abs());
+                    }
                 }
             }
         }
@@ -339,11 +334,13 @@ fn fit_score_inner(image: &Mat, g: &BoardGeometry) -> Option<f64> {
             }
         }
     }
-    if steps.len() < 28 {
+    if steps.len() < 112 {
         return None;
     }
+    // The light–dark contrast: most steps on a fitting grid are full steps, so a high
+    // quantile of their sizes (a median would halve when the grid is off).
     sizes.sort_by(|a, b| a.total_cmp(b));
-    let scale = sizes[sizes.len() / 2];
+    let scale = sizes[sizes.len() * 3 / 4];
     if scale < 4.0 {
         return Some(0.0);
     }
@@ -379,4 +376,30 @@ pub fn geometry_from_corners(image: &Mat, corners: [[f64; 2]; 4]) -> Result<Boar
     let mid = [(corners[2][0] + corners[3][0]) / 2.0, (corners[2][1] + corners[3][1]) / 2.0];
     let centre = map.to_image([4.0, 4.0]);
     Ok(BoardGeometry { corners, white: image_side(mid, centre), h1_light })
+}
+
+/// The same board with White at another image edge: the corners renamed (a1 stays at White's
+/// left) and h1's colour read again from the image.
+pub fn with_white(image: &Mat, g: &BoardGeometry, white: ImageSide) -> Result<BoardGeometry, VisionError> {
+    check_quad(&g.corners)?;
+    let c = g.corners;
+    let centre = BoardMap::new(g)?.to_image([4.0, 4.0]);
+    for k in 0..4 {
+        let turned = [c[k], c[(k + 1) % 4], c[(k + 2) % 4], c[(k + 3) % 4]];
+        let mid = [(turned[2][0] + turned[3][0]) / 2.0, (turned[2][1] + turned[3][1]) / 2.0];
+        if image_side(mid, centre) == white {
+            return geometry_from_corners(image, turned);
+        }
+    }
+    Err(VisionError::Invalid(format!("no edge of the board faces the {} of the image", side_name(white))))
+}
+
+/// The contract's name of an image edge.
+pub fn side_name(s: ImageSide) -> &'static str {
+    match s {
+        ImageSide::Bottom => "bottom",
+        ImageSide::Top => "top",
+        ImageSide::Left => "left",
+        ImageSide::Right => "right",
+    }
 }

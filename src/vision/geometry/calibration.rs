@@ -94,14 +94,42 @@ impl Calibration {
         Ok(cal)
     }
 
-    /// Writes the file (and its folder), pretty-printed.
+    /// The file's text: one field a line, a corner a pair.
+    pub fn to_text(&self) -> String {
+        let j = |v: &dyn erased::Json| v.json();
+        let corners: Vec<String> = self.corners.iter().map(|p| format!("[{}, {}]", p[0], p[1])).collect();
+        format!(
+            "{{\n  \"about\": {},\n  \"corners\": [{}],\n  \"white\": {},\n  \"h1_light\": {},\n  \"image_size\": [{}, {}],\n  \"source\": {},\n  \"white_from\": {}\n}}\n",
+            j(&ABOUT),
+            corners.join(", "),
+            j(&self.white),
+            self.h1_light,
+            self.image_size[0],
+            self.image_size[1],
+            j(&self.source),
+            j(&self.white_from)
+        )
+    }
+
+    /// Writes the file (and its folder).
     pub fn save(&self, path: &Path) -> Result<(), VisionError> {
         let name = path.display();
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| VisionError::Invalid(format!("{}: cannot create the folder: {e}", dir.display())))?;
         }
-        let text = serde_json::to_string_pretty(self).map_err(|e| VisionError::Invalid(format!("{name}: {e}")))?;
-        std::fs::write(path, text + "\n").map_err(|e| VisionError::Invalid(format!("{name}: cannot write the calibration: {e}")))
+        std::fs::write(path, self.to_text()).map_err(|e| VisionError::Invalid(format!("{name}: cannot write the calibration: {e}")))
+    }
+}
+
+mod erased {
+    /// Any serialisable value as compact JSON (strings quoted and escaped).
+    pub trait Json {
+        fn json(&self) -> String;
+    }
+    impl<T: serde::Serialize> Json for T {
+        fn json(&self) -> String {
+            serde_json::to_string(self).unwrap_or_else(|_| "null".into())
+        }
     }
 }
 
@@ -123,6 +151,7 @@ mod tests {
         cal.save(&path).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.contains("\"about\"") && text.contains("\"white\": \"right\""), "{text}");
+        assert!(text.contains("\"corners\": [[10, 10], [110, 12], [108, 111], [9, 109]],"), "{text}");
         assert_eq!(Calibration::load(&path).unwrap(), cal);
         assert_eq!(load_calibration(&path).unwrap(), g);
         std::fs::remove_dir_all(&dir).ok();

@@ -244,8 +244,8 @@ pub fn pieces(s: &Sampler, h: &Homography, e: &Extent) -> Pieces {
         let mut occupied = 0;
         let mut sum = 0.0;
         for &k in &ks {
-            for m in 0..8 {
-                let c = if axis == 0 { con[k][m] } else { con[m][k] };
+            for (m, row) in con.iter().enumerate() {
+                let c = if axis == 0 { con[k][m] } else { row[k] };
                 occupied += usize::from(c.abs() > 0.15);
                 sum += c;
             }

@@ -16,15 +16,18 @@ pub struct Lattice {
     pub nodes: Vec<[i32; 2]>,
 }
 
+/// Lattice nodes and the index of the corner on each.
+type Inliers = Vec<([i32; 2], usize)>;
+
 /// Corners within `tol` (in lattice units) of a node at most `lim` nodes from the origin,
 /// one per node (the closest).
-fn inliers(inv: &Homography, pts: &[[f64; 2]], tol: f64, lim: i32) -> Vec<([i32; 2], usize)> {
+fn inliers(inv: &Homography, pts: &[[f64; 2]], tol: f64, lim: i32) -> Inliers {
     let mut best: HashMap<[i32; 2], (usize, f64)> = HashMap::new();
     for (k, &p) in pts.iter().enumerate() {
         let uv = inv.apply(p);
         let r = [uv[0].round(), uv[1].round()];
         let d = (uv[0] - r[0]).abs().max((uv[1] - r[1]).abs());
-        if !(d < tol) || r[0].abs() > lim as f64 || r[1].abs() > lim as f64 {
+        if d.is_nan() || d >= tol || r[0].abs() > lim as f64 || r[1].abs() > lim as f64 {
             continue;
         }
         let node = [r[0] as i32, r[1] as i32];
@@ -54,7 +57,7 @@ fn fit(inl: &[([i32; 2], usize)], pts: &[[f64; 2]], h: &Homography) -> Option<Ho
     Homography::fit(&src, &dst, Some((0.04 * cell).max(1.0)))
 }
 
-fn grow(start: Homography, pts: &[[f64; 2]]) -> Option<(Homography, Vec<([i32; 2], usize)>)> {
+fn grow(start: Homography, pts: &[[f64; 2]]) -> Option<(Homography, Inliers)> {
     let mut h = start;
     for (lim, tol) in [(2, 0.22), (3, 0.2), (5, 0.2), (8, 0.2), (12, 0.2), (99, 0.15)] {
         let inl = inliers(&h.inverse()?, pts, tol, lim);
@@ -103,13 +106,13 @@ pub fn find(pts: &[[f64; 2]], min_nodes: usize) -> Option<Lattice> {
             }
         }
     }
-    hyps.sort_by(|a, b| b.0.cmp(&a.0));
-    let mut best: Option<(Homography, Vec<([i32; 2], usize)>)> = None;
+    hyps.sort_by_key(|h| std::cmp::Reverse(h.0));
+    let mut best: Option<(Homography, Inliers)> = None;
     for (_, h) in hyps.into_iter().take(20) {
-        if let Some((h, inl)) = grow(h, pts) {
-            if best.as_ref().is_none_or(|b| inl.len() > b.1.len()) {
-                best = Some((h, inl));
-            }
+        if let Some((h, inl)) = grow(h, pts)
+            && best.as_ref().is_none_or(|b| inl.len() > b.1.len())
+        {
+            best = Some((h, inl));
         }
     }
     let (h, inl) = best?;
