@@ -11,5 +11,6 @@ pub mod cmd;
 pub mod output;
 pub mod rules;
 pub mod sim;
+pub mod tracker;
 pub mod types;
 pub mod vision;

@@ -191,7 +191,9 @@ impl Sim {
             Act::Enter { hand, side } => {
                 let h = self.add_hand(hand, side.into(), false);
                 let tip = self.state.hands[h].tip;
-                let to = [tip[0], home(side.into()) * (HALF_BOARD_CM - 3.0), 10.0];
+                // The hand comes to rest over the board's border, not over a piece: reaching
+                // for a piece is the next act's motion.
+                let to = [tip[0], home(side.into()) * (HALF_BOARD_CM + 1.5), 10.0];
                 let mut sent = false;
                 self.travel(h, to, 0.5, |sim, _| {
                     if !sent && over_board(sim.state.hands[h].tip) {
@@ -200,6 +202,7 @@ impl Sim {
                     }
                 });
                 if !sent {
+                    // Resting over the border counts as over the board: it is within reach.
                     self.emit(crate::types::EventKind::HandEnter { hand: crate::types::HandId(hand), side });
                 }
             }
