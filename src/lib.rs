@@ -11,4 +11,5 @@ pub mod cmd;
 pub mod output;
 pub mod rules;
 pub mod sim;
+pub mod source;
 pub mod types;
