@@ -15,6 +15,12 @@ use shakmaty::{Board, Color, Piece, Role, Square};
 
 use crate::types::{Event, EventKind, HandId, Observation, Placement, Side, SquareState};
 
+/// How long a piece that left in a hand may still turn up in another hand, seconds.
+const LOOSE_SECS: f64 = 3.0;
+
+/// How long an arm may stay off the playing area before it counts as gone, seconds.
+const LEAVE_SECS: f64 = 0.4;
+
 /// How the tracker reads time.
 #[derive(Debug, Clone)]
 pub struct TrackerConfig {
@@ -49,7 +55,11 @@ impl Visit {
 
 #[derive(Debug, Clone)]
 struct HandTrack {
+    /// The id written in events: new each time an arm reaches in, as the contract asks.
+    event_id: u32,
     side: Side,
+    /// When it was last over the playing area.
+    last_over: f64,
     /// The longest stay over each square during this hand's visit.
     longest: BTreeMap<Square, Visit>,
     current: Option<(Square, Visit)>,
@@ -60,7 +70,10 @@ struct HandTrack {
 /// A change seen on a square, turned into an act.
 #[derive(Debug, Clone, Copy)]
 struct Act {
+    /// When the hand's stay over the square ended (a lift), or its middle (a place).
     at: (u64, f64),
+    /// When the stay ended: the release of a piece set down.
+    until: (u64, f64),
     hand: Option<u32>,
     square: Square,
     lift: bool,
@@ -74,7 +87,13 @@ pub struct Tracker {
     belief: [Option<Piece>; 64],
     candidate: [(SquareState, u32); 64],
     hands: BTreeMap<u32, HandTrack>,
+    next_hand: u32,
     clock_was: [bool; 2],
+    /// Pieces still in a hand when it left, with when: a hand-over to the other hand shows only
+    /// as the other hand setting the piece down.
+    loose: Vec<(Piece, f64)>,
+    pending: Vec<(u64, Event)>,
+    seq: u64,
     last_t: f64,
     fps_hint: f64,
     quiet_since: Option<f64>,
@@ -98,7 +117,7 @@ impl Tracker {
             belief[usize::from(sq)] = Some(p);
         }
         let candidate = std::array::from_fn(|i| (state_of(belief[i]), 0));
-        Tracker { cfg, belief, candidate, hands: BTreeMap::new(), clock_was: [false; 2], last_t: 0.0, fps_hint: 30.0, quiet_since: None, dirty: false, started: false, out: Vec::new() }
+        Tracker { cfg, belief, candidate, hands: BTreeMap::new(), next_hand: 0, clock_was: [false; 2], loose: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, fps_hint: 30.0, quiet_since: None, dirty: false, started: false, out: Vec::new() }
     }
 
     /// The board as the tracker believes it stands.
@@ -112,13 +131,40 @@ impl Tracker {
         b
     }
 
+    /// Queues an event at the time it happened; [`Self::flush`] writes it once no act still
+    /// hidden under a hand can be dated before it.
     fn emit(&mut self, at: (u64, f64), kind: EventKind) {
-        // Acts inferred after the fact can carry an earlier time than one already written;
-        // the stream's time never goes back, so such an act is written at the latest time.
-        let t = at.1.max(self.last_t);
-        let frame = if t > at.1 { ((t * self.fps_hint).round() as u64).max(at.0) } else { at.0 };
-        self.last_t = t;
-        self.out.push(Event { t: (t * 1e6).round() / 1e6, frame: Some(frame), kind });
+        self.seq += 1;
+        self.pending.push((self.seq, Event { t: at.1, frame: Some(at.0), kind }));
+    }
+
+    /// The earliest time an act not yet seen could carry: the start of a hand's present stay
+    /// over a square it hides. Earlier stays are not waited for: an act hidden there shows up
+    /// late and is written at the latest time, which keeps moves decided as soon as they are
+    /// seen (a stay that changed nothing would otherwise hold every event until the arm left).
+    fn watermark(&self, covered: &[Square]) -> f64 {
+        self.hands
+            .values()
+            .filter_map(|t| t.current)
+            .filter(|(sq, _)| covered.contains(sq))
+            .map(|(_, v)| v.start.1)
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    fn flush(&mut self, covered: &[Square]) {
+        let mark = if self.hands.is_empty() { f64::INFINITY } else { self.watermark(covered) };
+        self.pending.sort_by(|a, b| a.1.t.total_cmp(&b.1.t).then(a.0.cmp(&b.0)));
+        let ready = self.pending.iter().take_while(|(_, e)| e.t < mark).count();
+        for (_, mut e) in self.pending.drain(..ready) {
+            // Time never goes back in the stream, even for an act dated by an earlier stay.
+            if e.t < self.last_t {
+                e.t = self.last_t;
+                e.frame = Some(((e.t * self.fps_hint).round() as u64).max(e.frame.unwrap_or(0)));
+            }
+            self.last_t = e.t;
+            e.t = (e.t * 1e6).round() / 1e6;
+            self.out.push(e);
+        }
     }
 
     /// Judges one frame's observation; returns the events it reveals, in time order.
@@ -138,6 +184,7 @@ impl Tracker {
         self.hands_gone(obs, now);
         self.clock(obs, now);
         self.snapshot(obs, now);
+        self.flush(&covered);
         std::mem::take(&mut self.out)
     }
 
@@ -149,9 +196,15 @@ impl Tracker {
             }
             if !self.hands.contains_key(&h.id) {
                 let side = h.side.unwrap_or(Side::White);
-                self.hands.insert(h.id, HandTrack { side, longest: BTreeMap::new(), current: None, touched: Vec::new(), held: Vec::new() });
-                self.emit(now, EventKind::HandEnter { hand: HandId(h.id), side });
+                let event_id = self.next_hand;
+                self.next_hand += 1;
+                let track = HandTrack { event_id, side, last_over: now.1, longest: BTreeMap::new(), current: None, touched: Vec::new(), held: Vec::new() };
+                self.hands.insert(h.id, track);
+                self.emit(now, EventKind::HandEnter { hand: HandId(event_id), side });
                 self.dirty = true;
+            }
+            if let Some(t) = self.hands.get_mut(&h.id) {
+                t.last_over = now.1;
             }
             let dwell = self.cfg.dwell_secs;
             let occupied = h.extremity_square.is_some_and(|sq| self.belief[usize::from(sq)].is_some());
@@ -175,7 +228,8 @@ impl Tracker {
                 if occupied && visit.length() >= dwell && !track.touched.contains(&sq) {
                     track.touched.push(sq);
                     let at = visit.start;
-                    self.emit(at, EventKind::Touch { hand: HandId(h.id), square: sq });
+                    let hand = HandId(track.event_id);
+                    self.emit(at, EventKind::Touch { hand, square: sq });
                 }
             }
         }
@@ -216,16 +270,20 @@ impl Tracker {
                 .keys()
                 .filter_map(|&id| self.visit_of(id, sq).map(|v| (id, v)))
                 .max_by(|a, b| a.1.length().total_cmp(&b.1.length()));
-            let at = who.map_or((obs.frame, obs.t), |(_, v)| v.end);
+            let end = who.map_or((obs.frame, obs.t), |(_, v)| v.end);
+            let middle = who.map_or(end, |(_, v)| {
+                let t = (v.start.1 + v.end.1) / 2.0;
+                (((v.start.0 + v.end.0) / 2), t)
+            });
             let hand = who.map(|(id, _)| id).or_else(|| self.hands.keys().next_back().copied());
             let role = obs.squares[i].role;
             match (settled, seen) {
-                (SquareState::Empty, c) => acts.push(Act { at, hand, square: sq, lift: false, colour: colour(c), role }),
-                (_, SquareState::Empty) => acts.push(Act { at, hand, square: sq, lift: true, colour: None, role: None }),
+                (SquareState::Empty, c) => acts.push(Act { at: middle, until: end, hand, square: sq, lift: false, colour: colour(c), role }),
+                (_, SquareState::Empty) => acts.push(Act { at: end, until: end, hand, square: sq, lift: true, colour: None, role: None }),
                 (_, c) => {
                     // A colour change: the taken piece off, the taker on.
-                    acts.push(Act { at, hand, square: sq, lift: true, colour: None, role: None });
-                    acts.push(Act { at, hand, square: sq, lift: false, colour: colour(c), role });
+                    acts.push(Act { at: middle, until: middle, hand, square: sq, lift: true, colour: None, role: None });
+                    acts.push(Act { at: middle, until: end, hand, square: sq, lift: false, colour: colour(c), role });
                 }
             }
         }
@@ -244,7 +302,7 @@ impl Tracker {
                 self.belief[i] = act.colour.map(|color| Piece { color, role: act.role.unwrap_or(Role::Pawn) });
                 continue;
             };
-            let hand = HandId(id);
+            let hand = HandId(self.hands.get(&id).map_or(id, |t| t.event_id));
             if act.lift {
                 if let Some(p) = self.belief[i].take() {
                     if let Some(t) = self.hands.get_mut(&id) {
@@ -262,10 +320,30 @@ impl Tracker {
                 Some(p) => Some(p),
                 None => self.hands.values_mut().find_map(&mut take),
             };
-            let carried = carried.or_else(|| self.lift_unseen(id, act.square, colour));
-            let (piece, named) = match carried {
-                Some(p) => (p, None),
-                None => {
+            // Vision naming a different piece than the one carried: the carried one (a pawn
+            // being promoted) stays in the hand and a new piece came from off the board.
+            let carried = match carried {
+                Some(p) if act.role.is_some_and(|r| r != p.role) => {
+                    if let Some(t) = self.hands.get_mut(&id) {
+                        t.held.push(p);
+                    }
+                    None
+                }
+                other => other,
+            };
+            let carried = carried.or_else(|| self.lift_unseen(id, act.square, colour, act.role));
+            // A piece that left in a hand now gone comes back from off the board, so it is named:
+            // for the rules that hand's pieces left with it.
+            let recent = act.at.1 - LOOSE_SECS;
+            self.loose.retain(|(_, t)| *t >= recent);
+            let loose = || self.loose.iter().rposition(|(p, _)| p.color == colour && act.role.is_none_or(|r| r == p.role));
+            let (piece, named) = match (carried, loose()) {
+                (Some(p), _) => (p, None),
+                (None, Some(k)) => {
+                    let p = self.loose.remove(k).0;
+                    (p, Some(p.role))
+                }
+                (None, None) => {
                     let role = act.role.unwrap_or(Role::Queen);
                     (Piece { color: colour, role }, Some(role))
                 }
@@ -277,15 +355,16 @@ impl Tracker {
             }
             let color = (named.is_some() && self.hands.get(&id).is_some_and(|t| Color::from(t.side) != colour)).then_some(Side::from(colour));
             self.emit(act.at, EventKind::Place { hand, square: act.square, piece: named, color });
-            self.emit((act.at.0 + 1, act.at.1 + step), EventKind::Release { hand, square: act.square });
+            let release = if act.until.1 > act.at.1 { act.until } else { (act.at.0 + 1, act.at.1 + step) };
+            self.emit(release, EventKind::Release { hand, square: act.square });
         }
     }
 
     /// A piece set down by a hand that holds none came from a square the arm still hides: the
-    /// one of that colour the hand dwelt on longest, from where that piece could reach the
-    /// square. Its lift is written now, timed by that dwell; when the square is uncovered and
+    /// one of that colour (and type, if vision named it) the hand dwelt on longest, from where
+    /// that piece could reach the square. Its lift is written now, timed by that dwell; when the square is uncovered and
     /// seen empty, nothing more happens.
-    fn lift_unseen(&mut self, id: u32, to: Square, colour: Color) -> Option<Piece> {
+    fn lift_unseen(&mut self, id: u32, to: Square, colour: Color, role: Option<Role>) -> Option<Piece> {
         let occupied: shakmaty::Bitboard = Square::ALL.into_iter().filter(|s| self.belief[usize::from(*s)].is_some()).collect();
         let track = self.hands.get(&id)?;
         let (from, visit) = track
@@ -294,19 +373,31 @@ impl Tracker {
             .map(|(s, v)| (*s, *v))
             .chain(track.current)
             .filter(|(s, _)| *s != to)
-            .filter(|(s, _)| self.belief[usize::from(*s)].is_some_and(|p| p.color == colour && reaches(p, *s, to, occupied)))
+            .filter(|(s, _)| {
+                self.belief[usize::from(*s)].is_some_and(|p| p.color == colour && role.is_none_or(|r| r == p.role) && reaches(p, *s, to, occupied))
+            })
             .max_by(|a, b| a.1.length().total_cmp(&b.1.length()))?;
         let piece = self.belief[usize::from(from)].take()?;
-        self.emit(visit.end, EventKind::Lift { hand: HandId(id), square: from });
+        let hand = HandId(self.hands.get(&id).map_or(id, |t| t.event_id));
+        self.emit(visit.end, EventKind::Lift { hand, square: from });
         Some(piece)
     }
 
     fn hands_gone(&mut self, obs: &Observation, now: (u64, f64)) {
-        let present: Vec<u32> = obs.hands.iter().filter(|h| h.extremity_square.is_some() || !h.covers.is_empty()).map(|h| h.id).collect();
-        let gone: Vec<u32> = self.hands.keys().copied().filter(|id| !present.contains(id)).collect();
+        // An arm resting just off the playing area is still reaching in; it has left once it is
+        // out of view, or away from the board for a moment.
+        let in_view: Vec<u32> = obs.hands.iter().map(|h| h.id).collect();
+        let gone: Vec<u32> = self
+            .hands
+            .iter()
+            .filter(|(id, t)| !in_view.contains(id) || now.1 - t.last_over > LEAVE_SECS)
+            .map(|(id, _)| *id)
+            .collect();
         for id in gone {
-            self.hands.remove(&id);
-            self.emit(now, EventKind::HandLeave { hand: HandId(id) });
+            if let Some(track) = self.hands.remove(&id) {
+                self.loose.extend(track.held.into_iter().map(|p| (p, now.1)));
+                self.emit(now, EventKind::HandLeave { hand: HandId(track.event_id) });
+            }
         }
     }
 
