@@ -23,6 +23,8 @@ struct Cli {
 enum Command {
     /// Judge a stream of tracker events (JSONL) and print the decisions (JSONL): the rules core alone.
     Rules(touchmove::cmd::rules::RulesArgs),
+    /// Check that OpenCV (with FFmpeg), ONNX Runtime and cameras are there, and say what is missing.
+    Doctor(touchmove::cmd::doctor::DoctorArgs),
     /// Render a scene script (or a generated game or breach) to video.mp4 and truth.json.
     Sim(touchmove::cmd::sim::SimArgs),
 }
@@ -32,6 +34,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Rules(args) => touchmove::cmd::rules::run(args),
         Command::Sim(args) => touchmove::cmd::sim::run(args),
+        Command::Doctor(args) => touchmove::cmd::doctor::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
