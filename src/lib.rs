@@ -8,6 +8,7 @@
 
 pub mod cmd;
 pub mod output;
+pub mod pipeline;
 pub mod rules;
 pub mod sim;
 pub mod source;

@@ -21,6 +21,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Replay a recorded game: game.pgn, events.jsonl and decisions.jsonl in --out.
+    Replay(touchmove::cmd::replay::ReplayArgs),
+    /// Replay throughput beside decode-only throughput of the same file, and their ratio.
+    Bench(touchmove::cmd::bench::BenchArgs),
     /// Judge a stream of tracker events (JSONL) and print the decisions (JSONL): the rules core alone.
     Rules(touchmove::cmd::rules::RulesArgs),
     /// Check that OpenCV (with FFmpeg), ONNX Runtime and cameras are there, and say what is missing.
@@ -35,6 +39,8 @@ fn main() -> ExitCode {
         Command::Rules(args) => touchmove::cmd::rules::run(args),
         Command::Sim(args) => touchmove::cmd::sim::run(args),
         Command::Doctor(args) => touchmove::cmd::doctor::run(args),
+        Command::Replay(args) => touchmove::cmd::replay::run(args),
+        Command::Bench(args) => touchmove::cmd::bench::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -28,6 +28,8 @@ pub struct TrackerConfig {
     pub start: Board,
     /// Frames a changed square must be seen the same before it counts.
     pub confirm_frames: u32,
+    /// The same for a square no hand was near.
+    pub unattended_frames: u32,
     /// How long fingertips must stay on a piece for a touch, seconds.
     pub dwell_secs: f64,
     /// How long the board must stay still, with no hand over it, before a `board` snapshot.
@@ -36,7 +38,7 @@ pub struct TrackerConfig {
 
 impl Default for TrackerConfig {
     fn default() -> Self {
-        TrackerConfig { start: Board::default(), confirm_frames: 2, dwell_secs: 0.2, settle_secs: 0.3 }
+        TrackerConfig { start: Board::default(), confirm_frames: 2, unattended_frames: 30, dwell_secs: 0.2, settle_secs: 0.3 }
     }
 }
 
@@ -95,6 +97,8 @@ pub struct Tracker {
     pending: Vec<(u64, Event)>,
     seq: u64,
     last_t: f64,
+    last_frame: u64,
+    last_seen_t: f64,
     fps_hint: f64,
     quiet_since: Option<f64>,
     dirty: bool,
@@ -117,7 +121,7 @@ impl Tracker {
             belief[usize::from(sq)] = Some(p);
         }
         let candidate = std::array::from_fn(|i| (state_of(belief[i]), 0));
-        Tracker { cfg, belief, candidate, hands: BTreeMap::new(), next_hand: 0, clock_was: [false; 2], loose: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, fps_hint: 30.0, quiet_since: None, dirty: false, started: false, out: Vec::new() }
+        Tracker { cfg, belief, candidate, hands: BTreeMap::new(), next_hand: 0, clock_was: [false; 2], loose: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, dirty: false, started: false, out: Vec::new() }
     }
 
     /// The board as the tracker believes it stands.
@@ -170,6 +174,8 @@ impl Tracker {
     /// Judges one frame's observation; returns the events it reveals, in time order.
     pub fn observe(&mut self, obs: &Observation) -> Vec<Event> {
         let now = (obs.frame, obs.t);
+        self.last_frame = obs.frame;
+        self.last_seen_t = obs.t;
         if obs.frame > 0 && obs.t > 0.0 {
             self.fps_hint = obs.frame as f64 / obs.t;
         }
@@ -185,6 +191,19 @@ impl Tracker {
         self.clock(obs, now);
         self.snapshot(obs, now);
         self.flush(&covered);
+        std::mem::take(&mut self.out)
+    }
+
+    /// The end of the stream: every act still held back is written.
+    pub fn finish(&mut self) -> Vec<Event> {
+        let ids: Vec<u32> = self.hands.keys().copied().collect();
+        let now = (self.last_frame, self.last_t.max(self.last_seen_t));
+        for id in ids {
+            if let Some(track) = self.hands.remove(&id) {
+                self.emit(now, EventKind::HandLeave { hand: HandId(track.event_id) });
+            }
+        }
+        self.flush(&[]);
         std::mem::take(&mut self.out)
     }
 
@@ -260,16 +279,19 @@ impl Tracker {
             }
             let (cand, count) = self.candidate[i];
             self.candidate[i] = if cand == seen { (seen, count + 1) } else { (seen, 1) };
-            if self.candidate[i].1 < self.cfg.confirm_frames {
-                continue;
-            }
-            self.candidate[i] = (seen, 0);
             // The hand that dwelt longest on this square did it, timed by the end of that stay.
             let who = self
                 .hands
                 .keys()
                 .filter_map(|&id| self.visit_of(id, sq).map(|v| (id, v)))
                 .max_by(|a, b| a.1.length().total_cmp(&b.1.length()));
+            // A change no hand was near must last much longer before it counts: it is far more
+            // often a misread (an arm not seen, a reflection) than a piece falling over.
+            let needed = if who.is_some() { self.cfg.confirm_frames } else { self.cfg.unattended_frames };
+            if self.candidate[i].1 < needed {
+                continue;
+            }
+            self.candidate[i] = (seen, 0);
             let end = who.map_or((obs.frame, obs.t), |(_, v)| v.end);
             let middle = who.map_or(end, |(_, v)| {
                 let t = (v.start.1 + v.end.1) / 2.0;

@@ -2,6 +2,8 @@
 //! what each square shows, where the hands are, the clock. Plain functions of a frame and of
 //! what was learned from earlier frames of the same board; no knowledge of the game.
 
+pub mod cells;
+pub mod frame;
 pub mod hands;
 pub mod onnx;
 pub mod rectify;
