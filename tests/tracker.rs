@@ -6,13 +6,13 @@
 use shakmaty::{CastlingMode, Chess, Position};
 use touchmove::rules::{Rules, RulesConfig};
 use touchmove::sim::camera::Camera;
-use touchmove::sim::observe::ideal;
+use touchmove::sim::observe::{OperatorInputs, ideal};
 use touchmove::sim::scene::Scene;
 use touchmove::sim::scenes::{STAGED_NAMES, Staged, game_scene, staged_scene};
 use touchmove::sim::timeline;
 use touchmove::sim::video::decisions_for;
 use touchmove::tracker::{Tracker, TrackerConfig};
-use touchmove::types::{Decision, DecisionKind, Event, EventKind};
+use touchmove::types::{Decision, DecisionKind, Event};
 
 /// Tracker + rules over a scene's ideal observations: the events and, per decision, the
 /// observation frame at which it came out.
@@ -24,12 +24,10 @@ fn track(scene: &Scene) -> (Vec<Event>, Vec<(u64, Decision)>) {
     let mut rules = Rules::new(RulesConfig { start, white_sits: None });
     let (mut events, mut decisions) = (Vec::new(), Vec::new());
     // "J'adoube" is operator input, not vision: it joins the stream at its time.
-    let mut announced: Vec<Event> = tl.events.iter().filter(|e| matches!(e.kind, EventKind::AdjustAnnounced { .. })).cloned().collect();
+    let mut operator = OperatorInputs::of(&tl);
     for obs in ideal(&tl, &cam) {
         let mut batch = tracker.observe(&obs);
-        while announced.first().is_some_and(|a| a.t <= obs.t) {
-            batch.push(announced.remove(0));
-        }
+        batch.extend(operator.due(obs.t));
         for e in batch {
             for d in rules.apply(&e) {
                 decisions.push((obs.frame, d));

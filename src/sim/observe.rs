@@ -5,7 +5,7 @@
 
 use shakmaty::{Color, Square};
 
-use super::camera::{Camera, HALF_BOARD_CM, square_at, square_centre};
+use super::camera::{Camera, HALF_BOARD_CM, SQUARE_CM, square_at, square_centre};
 use super::render::arms;
 use super::timeline::{Timeline, resting_on};
 use crate::types::{ClockObs, HandObs, Observation, SquareObs, SquareState};
@@ -36,6 +36,7 @@ pub fn ideal(tl: &Timeline, cam: &Camera) -> Vec<Observation> {
                         extremity: [u as f32, v as f32],
                         extremity_square: if over && !h.clock_only { square_at(h.tip) } else { None },
                         covers: if h.clock_only { Vec::new() } else { covers },
+                        extremity_board: Some([(h.tip[0] / SQUARE_CM + 4.0) as f32, (h.tip[1] / SQUARE_CM + 4.0) as f32]),
                     }
                 })
                 .collect();
@@ -65,4 +66,26 @@ pub fn ideal(tl: &Timeline, cam: &Camera) -> Vec<Observation> {
             }
         })
         .collect()
+}
+
+/// The operator's inputs of a scene ("j'adoube" heard), which reach the tracker's stream from
+/// the operator, not from vision: handed out as time passes.
+pub struct OperatorInputs {
+    pending: std::collections::VecDeque<crate::types::Event>,
+}
+
+impl OperatorInputs {
+    pub fn of(tl: &Timeline) -> OperatorInputs {
+        let pending = tl.events.iter().filter(|e| matches!(e.kind, crate::types::EventKind::AdjustAnnounced { .. })).cloned().collect();
+        OperatorInputs { pending }
+    }
+
+    /// The inputs given by time `t`.
+    pub fn due(&mut self, t: f64) -> Vec<crate::types::Event> {
+        let mut out = Vec::new();
+        while self.pending.front().is_some_and(|e| e.t <= t) {
+            out.extend(self.pending.pop_front());
+        }
+        out
+    }
 }

@@ -18,6 +18,9 @@ use crate::types::{Event, EventKind, HandId, Observation, Placement, Side, Squar
 /// How long a piece that left in a hand may still turn up in another hand, seconds.
 const LOOSE_SECS: f64 = 3.0;
 
+/// How far fingertips may drift, in squares, and still be at rest.
+const STILL_SQUARES: f32 = 0.15;
+
 /// How long an arm may stay off the playing area before it counts as gone, seconds.
 const LEAVE_SECS: f64 = 0.4;
 
@@ -65,6 +68,8 @@ struct HandTrack {
     /// The longest stay over each square during this hand's visit.
     longest: BTreeMap<Square, Visit>,
     current: Option<(Square, Visit)>,
+    /// Where the fingertips came to rest and since when (board squares), while they stay.
+    still: Option<([f32; 2], (u64, f64))>,
     touched: Vec<Square>,
     held: Vec<Piece>,
 }
@@ -217,7 +222,7 @@ impl Tracker {
                 let side = h.side.unwrap_or(Side::White);
                 let event_id = self.next_hand;
                 self.next_hand += 1;
-                let track = HandTrack { event_id, side, last_over: now.1, longest: BTreeMap::new(), current: None, touched: Vec::new(), held: Vec::new() };
+                let track = HandTrack { event_id, side, last_over: now.1, longest: BTreeMap::new(), current: None, still: None, touched: Vec::new(), held: Vec::new() };
                 self.hands.insert(h.id, track);
                 self.emit(now, EventKind::HandEnter { hand: HandId(event_id), side });
                 self.dirty = true;
@@ -243,10 +248,22 @@ impl Tracker {
                     track.current = sq.map(|s| (s, Visit { start: now, end: now }));
                 }
             }
-            if let Some((sq, visit)) = track.current {
-                if occupied && visit.length() >= dwell && !track.touched.contains(&sq) {
+            // A touch is the fingertips at rest on a piece; a hand sweeping past, however slowly,
+            // keeps moving. Without a board position from vision, a stay on the square counts.
+            let rest = match h.extremity_board {
+                Some(p) => {
+                    let moved = track.still.is_none_or(|(q, _)| (p[0] - q[0]).hypot(p[1] - q[1]) > STILL_SQUARES);
+                    if moved {
+                        track.still = Some((p, now));
+                    }
+                    track.still.map(|(_, since)| since)
+                }
+                None => track.current.map(|(_, v)| v.start),
+            };
+            if let (Some((sq, _)), Some(since)) = (track.current, rest) {
+                if occupied && now.1 - since.1 >= dwell && !track.touched.contains(&sq) {
                     track.touched.push(sq);
-                    let at = visit.start;
+                    let at = since;
                     let hand = HandId(track.event_id);
                     self.emit(at, EventKind::Touch { hand, square: sq });
                 }

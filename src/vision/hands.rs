@@ -257,6 +257,7 @@ impl HandDetector {
             extremity: [far[0] as f32, far[1] as f32],
             extremity_square: rect.square_at(r.far[0], r.far[1]),
             covers,
+            extremity_board: Some(rect.board_coords(r.far[0], r.far[1])),
         })
     }
 }

@@ -65,6 +65,12 @@ impl Rectifier {
         ((0.0..8.0).contains(&c) && (0.0..8.0).contains(&r)).then(|| Square::from_coords(File::new(c as u32), Rank::new(7 - r as u32)))
     }
 
+    /// A rectified point in squares from a1's outer corner (file, rank).
+    pub fn board_coords(&self, x: f64, y: f64) -> [f32; 2] {
+        let b = self.board_rect();
+        [((x - b.x as f64) / self.px as f64) as f32, (8.0 - (y - b.y as f64) / self.px as f64) as f32]
+    }
+
     /// A rectified point back in the camera image.
     pub fn to_image(&self, x: f64, y: f64) -> [f64; 2] {
         let m = self.to_image.data_typed::<f64>().unwrap_or(&[0.0; 9]);
