@@ -24,10 +24,14 @@ demo: setup
 test: setup
 	cargo test --all-targets
 
-# Longer sweeps with figures: many more random games and injected breaches.
+# Longer sweeps with figures: many more random games and injected breaches, the tracker on
+# rendered real games, replay on every real clip, the hands on rendered scenes.
 eval: setup
 	PROPTEST_CASES=3000 cargo test --release --test properties -- --nocapture
+	cargo build --release --quiet
 	cargo run --release --quiet --example eval_rules
+	cargo run --release --quiet --example eval_video
+	cargo test --release --test hands -- --nocapture
 
 bench: setup
 	cargo bench --bench rules --bench render

@@ -4,12 +4,14 @@
 //! The pipeline reads left to right, one folder a stage, each depending only on those before
 //! it and on the shared [`types`]:
 //! `source → vision → tracker → rules → output`.
-//! This build carries the rules core ([`rules`]) and its outputs ([`output`]); [`sim`] makes
-//! ground-truth event streams for tests and benches.
+//! [`sim`] renders scenes with exact ground truth for tests and benches.
 
 pub mod cmd;
 pub mod output;
+pub mod pipeline;
 pub mod rules;
 pub mod sim;
+pub mod source;
+pub mod tracker;
 pub mod types;
 pub mod vision;

@@ -21,13 +21,19 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Replay a recorded game: game.pgn, events.jsonl and decisions.jsonl in --out.
+    Replay(touchmove::cmd::replay::ReplayArgs),
+    /// Replay throughput beside decode-only throughput of the same file, and their ratio.
+    Bench(touchmove::cmd::bench::BenchArgs),
     /// Judge a stream of tracker events (JSONL) and print the decisions (JSONL): the rules core alone.
     Rules(touchmove::cmd::rules::RulesArgs),
-    /// Render a scene script (or a generated game or breach) to video.mp4 and truth.json.
-    Sim(touchmove::cmd::sim::SimArgs),
     /// Find the board in an image, a video or a camera; write the calibration file and print its
     /// corners (a8, h8, h1, a1) and White's edge as one JSON line.
     Calibrate(touchmove::cmd::calibrate::CalibrateArgs),
+    /// Check that OpenCV (with FFmpeg), ONNX Runtime and cameras are there, and say what is missing.
+    Doctor(touchmove::cmd::doctor::DoctorArgs),
+    /// Render a scene script (or a generated game or breach) to video.mp4 and truth.json.
+    Sim(touchmove::cmd::sim::SimArgs),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +41,9 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Rules(args) => touchmove::cmd::rules::run(args),
         Command::Sim(args) => touchmove::cmd::sim::run(args),
+        Command::Doctor(args) => touchmove::cmd::doctor::run(args),
+        Command::Replay(args) => touchmove::cmd::replay::run(args),
+        Command::Bench(args) => touchmove::cmd::bench::run(args),
         Command::Calibrate(args) => touchmove::cmd::calibrate::run(args),
     };
     match outcome {

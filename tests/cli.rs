@@ -125,3 +125,15 @@ fn help_teaches_the_command() {
     let top = touchmove(&["--help"], None);
     assert!(String::from_utf8_lossy(&top.stdout).contains("rules"));
 }
+
+#[test]
+fn doctor_finds_onnx_runtime_without_any_variable_and_names_a_bad_override() {
+    let out = Command::new(env!("CARGO_BIN_EXE_touchmove")).arg("doctor").env_remove("ORT_DYLIB_PATH").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("ONNX Runtime: /opt/onnxruntime/lib/libonnxruntime.so") && text.contains("FFmpeg"), "{text}");
+    let bad = Command::new(env!("CARGO_BIN_EXE_touchmove")).arg("doctor").env("ORT_DYLIB_PATH", "/nonexistent/libonnxruntime.so").output().unwrap();
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("ORT_DYLIB_PATH=/nonexistent/libonnxruntime.so: no such file") && !err.contains("panicked"), "{err}");
+}

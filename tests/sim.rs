@@ -107,6 +107,22 @@ fn events_agree_with_the_per_frame_placement_and_hidden_squares_are_marked() {
 }
 
 #[test]
+fn in_every_staged_scene_each_lift_and_place_shows_in_its_frame() {
+    for &(name, staged) in STAGED_NAMES {
+        let tl = timeline::run(&staged_scene(staged, 3)).unwrap();
+        let at = |f: usize, sq: Square| touchmove::sim::timeline::resting_on(&tl.frames[f.min(tl.frames.len() - 1)], sq);
+        for e in &tl.events {
+            let f = e.frame.unwrap() as usize;
+            match e.kind {
+                EventKind::Lift { square, .. } => assert!(at(f.saturating_sub(1), square).is_some() && at(f, square) != at(f.saturating_sub(1), square), "{name}: lift {square} at frame {f}"),
+                EventKind::Place { square, .. } => assert!(at(f, square).is_some(), "{name}: place {square} at frame {f}"),
+                _ => {}
+            }
+        }
+    }
+}
+
+#[test]
 fn board_corners_project_where_calibration_maths_puts_them() {
     // Without lens distortion the board plane maps to the image by a homography: the one
     // through the four corners must carry every square centre to where the camera projects it.

@@ -1,5 +1,8 @@
 //! One file per subcommand of the `touchmove` binary; `main.rs` only parses and dispatches.
 
+pub mod bench;
 pub mod calibrate;
+pub mod doctor;
+pub mod replay;
 pub mod rules;
 pub mod sim;

@@ -80,7 +80,7 @@ impl Camera {
         let forward = norm(sub([0.0, 0.0, 0.0], centre));
         // "Down in the image" is towards White, turned by where White sits.
         let turn = rad(spec.white_at_deg);
-        let towards_white = [turn.sin(), -turn.cos(), 0.0];
+        let towards_white = [-turn.sin(), -turn.cos(), 0.0];
         let down = norm(sub(towards_white, scale(forward, dot(towards_white, forward))));
         let right = cross(down, forward);
         let roll = rad(spec.roll_deg);

@@ -8,6 +8,7 @@
 pub mod breaches;
 pub mod camera;
 pub mod events;
+pub mod observe;
 pub mod pgn;
 pub mod render;
 pub mod rng;

@@ -187,11 +187,29 @@ impl Sim {
     }
 
     fn act(&mut self, act: &Act) {
+        // A piece set down and not released stays where it is once its hand moves on to
+        // anything else (a knocked piece).
+        let acting = match *act {
+            Act::Touch { hand, .. } | Act::Lift { hand, .. } | Act::Leave { hand } => Some(hand),
+            _ => None,
+        };
+        if let Some(id) = acting {
+            if let Some(h) = self.state.hands.iter_mut().find(|h| h.id == id && !h.clock_only) {
+                if let Some(k) = h.holding {
+                    if self.state.pieces[k].pos[2] < 0.3 {
+                        h.holding = None;
+                        h.grip = 0.0;
+                    }
+                }
+            }
+        }
         match *act {
             Act::Enter { hand, side } => {
                 let h = self.add_hand(hand, side.into(), false);
                 let tip = self.state.hands[h].tip;
-                let to = [tip[0], home(side.into()) * (HALF_BOARD_CM - 3.0), 10.0];
+                // The hand comes to rest over the board's border, not over a piece: reaching
+                // for a piece is the next act's motion.
+                let to = [tip[0], home(side.into()) * (HALF_BOARD_CM + 1.5), 10.0];
                 let mut sent = false;
                 self.travel(h, to, 0.5, |sim, _| {
                     if !sent && over_board(sim.state.hands[h].tip) {
@@ -200,6 +218,7 @@ impl Sim {
                     }
                 });
                 if !sent {
+                    // Resting over the border counts as over the board: it is within reach.
                     self.emit(crate::types::EventKind::HandEnter { hand: crate::types::HandId(hand), side });
                 }
             }
@@ -215,10 +234,26 @@ impl Sim {
             }
             Act::Lift { hand, square } => {
                 let h = self.hand(hand);
-                let Some((k, height)) = self.top_of(square) else {
+                let side = self.state.hands[h].side;
+                // Where a capturing piece already stands beside the taken one, it is the taken
+                // one that comes off.
+                let taken = self.state.pieces.iter().enumerate().find(|(_, p)| {
+                    p.on_table && p.pos[2] < 0.3 && square_at(p.pos) == Some(square) && p.piece.color != side
+                });
+                let crowded = self.state.pieces.iter().filter(|p| p.on_table && p.pos[2] < 0.3 && square_at(p.pos) == Some(square)).count() > 1;
+                let target = match taken {
+                    Some((k, p)) if crowded => Some((k, piece_height(p.piece.role))),
+                    _ => self.top_of(square),
+                };
+                let Some((k, height)) = target else {
                     self.emit(act.event().expect("lift shows"));
                     return;
                 };
+                // A piece already in this hand (a taken one) goes into the palm, off the board,
+                // before the fingers reach for the next.
+                if let Some(old) = self.state.hands[h].holding.take() {
+                    self.state.pieces[old].on_table = false;
+                }
                 let c = self.state.pieces[k].pos;
                 let grasp = [c[0], c[1], height * 0.85];
                 let secs = self.travel_secs(h, grasp);
@@ -249,6 +284,17 @@ impl Sim {
                     self.state.pieces.push(PieceState { piece: Piece { color: side, role }, pos: [tray[0], tray[1], (tray[2] - height * 0.85).max(0.0)], facing: home(side) * -std::f64::consts::FRAC_PI_2, on_table: true });
                     self.state.hands[h].holding = Some(self.state.pieces.len() - 1);
                     self.state.hands[h].grip = 1.0;
+                }
+                if self.state.hands[h].holding.is_none() {
+                    // A hand-over: reach the player's other hand and take its piece.
+                    if let Some(other) = (0..self.state.hands.len()).find(|&o| o != h && self.state.hands[o].side == side && self.state.hands[o].holding.is_some()) {
+                        let meet = self.state.hands[other].tip;
+                        let secs = self.travel_secs(h, meet);
+                        self.travel(h, meet, secs, |_, _| {});
+                        self.state.hands[h].holding = self.state.hands[other].holding.take();
+                        self.state.hands[h].grip = 1.0;
+                        self.grip(other, 0.0, 0.12);
+                    }
                 }
                 let Some(k) = self.state.hands[h].holding else {
                     self.emit(act.event().expect("place shows"));

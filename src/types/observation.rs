@@ -58,6 +58,10 @@ pub struct HandObs {
     /// Squares it covers.
     #[serde(with = "squares")]
     pub covers: Vec<Square>,
+    /// The extremity on the board plane, in squares from a1's outer corner (file, rank), where
+    /// vision can tell: how far the fingertips moved, which tells a touch from a hand passing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extremity_board: Option<[f32; 2]>,
 }
 
 /// The clock's two buttons: pressed in this frame (White's, Black's).

@@ -2,7 +2,12 @@
 //! what each square shows, where the hands are, the clock. Plain functions of a frame and of
 //! what was learned from earlier frames of the same board; no knowledge of the game.
 
+pub mod cells;
+pub mod frame;
 pub mod geometry;
+pub mod hands;
+pub mod onnx;
+pub mod rectify;
 
 /// Why vision could not do what was asked, in words a user can act on.
 #[derive(Debug, thiserror::Error)]

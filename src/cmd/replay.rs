@@ -1,0 +1,69 @@
+//! `touchmove replay`: a recorded game in, the game record out — `DIR/game.pgn`,
+//! `DIR/events.jsonl` (the hands' acts) and `DIR/decisions.jsonl` (moves and breaches), written
+//! as they happen, with a progress bar.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use indicatif::{ProgressBar, ProgressStyle};
+use shakmaty::Chess;
+
+use crate::output::pgn::Tags;
+use crate::pipeline::{ReplayJob, load_calibration, replay};
+use crate::source::SourceSpec;
+use crate::types::ImageSide;
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  touchmove replay game.mp4 --out out/game\n  touchmove replay game.mp4 --calibration calibration/table3.json --white Carlsen --black Nepo\n  touchmove replay frames/ --fen \"8/4P3/8/8/8/8/k7/4K3 w - - 0 1\"\n\nThe first frame must show the start position with no hand over the board: it is where the\nboard's and the pieces' look is learned.")]
+pub struct ReplayArgs {
+    /// A video file, a folder of images, or a stream URL.
+    #[arg(value_name = "VIDEO")]
+    pub video: String,
+    /// The board's corners and White's side (a file `touchmove calibrate` wrote). Without it,
+    /// footage where the board fills the frame is read as it is.
+    #[arg(long, value_name = "FILE")]
+    pub calibration: Option<PathBuf>,
+    /// The position the game starts from (default: the initial position).
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+    /// Where to write game.pgn, events.jsonl and decisions.jsonl (default: out/<video name>).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Where the player with White by the pairing sits (7.3).
+    #[arg(long, value_name = "EDGE")]
+    pub white_side: Option<ImageSide>,
+    /// PGN tag: White's name.
+    #[arg(long, default_value = "?")]
+    pub white: String,
+    /// PGN tag: Black's name.
+    #[arg(long, default_value = "?")]
+    pub black: String,
+}
+
+pub fn job(args: &ReplayArgs) -> Result<ReplayJob> {
+    let start = match &args.fen {
+        Some(f) => super::rules::parse_fen(f)?,
+        None => Chess::default(),
+    };
+    let calibration = args.calibration.as_deref().map(load_calibration).transpose()?;
+    let input = SourceSpec::parse(&args.video);
+    let stem = std::path::Path::new(&args.video).file_stem().map_or("replay".into(), |s| s.to_string_lossy().into_owned());
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("out").join(stem));
+    let tags = Tags { white: args.white.clone(), black: args.black.clone(), ..Tags::default() };
+    Ok(ReplayJob { input, calibration, start, white_sits: args.white_side, out, tags })
+}
+
+pub fn run(args: ReplayArgs) -> Result<()> {
+    let job = job(&args)?;
+    let bar = ProgressBar::new(0);
+    bar.set_style(ProgressStyle::with_template("replaying {bar:30} {pos}/{len} frames  {per_sec}  eta {eta}").expect("valid template"));
+    let summary = replay(&job, |done, total| {
+        if let Some(t) = total {
+            bar.set_length(t.max(done));
+        }
+        bar.set_position(done);
+    })?;
+    bar.finish_and_clear();
+    println!("{}: {summary}", job.out.display());
+    Ok(())
+}

@@ -1,0 +1,489 @@
+//! The tracker: per-frame observations → the hands' acts (the contract's events), each with the
+//! frame and time it happened.
+//!
+//! The board changes only when seen: a square under a hand keeps its last settled state, and a
+//! change counts once a few frames agree. When a hand uncovers squares that changed, each change
+//! is given to the hand whose fingertips dwelt on that square and timed by that dwell, so acts
+//! hidden under the hand come out in the order the hand made them (king before rook, pawn off
+//! before the new queen). A fingertip dwelling on a piece is a touch; a hand sweeping past is not.
+//! Pieces are followed by identity (what was lifted is what is set down), starting from the
+//! known position.
+
+use std::collections::BTreeMap;
+
+use shakmaty::{Board, Color, Piece, Role, Square};
+
+use crate::types::{Event, EventKind, HandId, Observation, Placement, Side, SquareState};
+
+/// How long a piece that left in a hand may still turn up in another hand, seconds.
+const LOOSE_SECS: f64 = 3.0;
+
+/// How far fingertips may drift, in squares, and still be at rest.
+const STILL_SQUARES: f32 = 0.15;
+
+/// How long an arm may stay off the playing area before it counts as gone, seconds.
+const LEAVE_SECS: f64 = 0.4;
+
+/// How the tracker reads time.
+#[derive(Debug, Clone)]
+pub struct TrackerConfig {
+    /// The board at the start (its pieces' identities).
+    pub start: Board,
+    /// Frames a changed square must be seen the same before it counts.
+    pub confirm_frames: u32,
+    /// The same for a square no hand was near.
+    pub unattended_frames: u32,
+    /// How long fingertips must stay on a piece for a touch, seconds.
+    pub dwell_secs: f64,
+    /// How long the board must stay still, with no hand over it, before a `board` snapshot.
+    pub settle_secs: f64,
+}
+
+impl Default for TrackerConfig {
+    fn default() -> Self {
+        TrackerConfig { start: Board::default(), confirm_frames: 2, unattended_frames: 30, dwell_secs: 0.2, settle_secs: 0.3 }
+    }
+}
+
+/// A stay of the fingertips over one square.
+#[derive(Debug, Clone, Copy)]
+struct Visit {
+    start: (u64, f64),
+    end: (u64, f64),
+}
+
+impl Visit {
+    fn length(&self) -> f64 {
+        self.end.1 - self.start.1
+    }
+}
+
+#[derive(Debug, Clone)]
+struct HandTrack {
+    /// The id written in events: new each time an arm reaches in, as the contract asks.
+    event_id: u32,
+    side: Side,
+    /// When it was last over the playing area.
+    last_over: f64,
+    /// The longest stay over each square during this hand's visit.
+    longest: BTreeMap<Square, Visit>,
+    current: Option<(Square, Visit)>,
+    /// Where the fingertips came to rest and since when (board squares), while they stay.
+    still: Option<([f32; 2], (u64, f64))>,
+    touched: Vec<Square>,
+    held: Vec<Piece>,
+}
+
+/// A change seen on a square, turned into an act.
+#[derive(Debug, Clone, Copy)]
+struct Act {
+    /// When the hand's stay over the square ended (a lift), or its middle (a place).
+    at: (u64, f64),
+    /// When the stay ended: the release of a piece set down.
+    until: (u64, f64),
+    hand: Option<u32>,
+    square: Square,
+    lift: bool,
+    /// For a place: the colour seen, and the type if vision could tell.
+    colour: Option<Color>,
+    role: Option<Role>,
+}
+
+pub struct Tracker {
+    cfg: TrackerConfig,
+    belief: [Option<Piece>; 64],
+    candidate: [(SquareState, u32); 64],
+    hands: BTreeMap<u32, HandTrack>,
+    next_hand: u32,
+    clock_was: [bool; 2],
+    /// Pieces still in a hand when it left, with when: a hand-over to the other hand shows only
+    /// as the other hand setting the piece down.
+    loose: Vec<(Piece, f64)>,
+    pending: Vec<(u64, Event)>,
+    seq: u64,
+    last_t: f64,
+    last_frame: u64,
+    last_seen_t: f64,
+    fps_hint: f64,
+    quiet_since: Option<f64>,
+    dirty: bool,
+    started: bool,
+    out: Vec<Event>,
+}
+
+fn state_of(p: Option<Piece>) -> SquareState {
+    match p {
+        None => SquareState::Empty,
+        Some(p) if p.color == Color::White => SquareState::White,
+        Some(_) => SquareState::Black,
+    }
+}
+
+impl Tracker {
+    pub fn new(cfg: TrackerConfig) -> Tracker {
+        let mut belief = [None; 64];
+        for (sq, p) in cfg.start.iter() {
+            belief[usize::from(sq)] = Some(p);
+        }
+        let candidate = std::array::from_fn(|i| (state_of(belief[i]), 0));
+        Tracker { cfg, belief, candidate, hands: BTreeMap::new(), next_hand: 0, clock_was: [false; 2], loose: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, dirty: false, started: false, out: Vec::new() }
+    }
+
+    /// The board as the tracker believes it stands.
+    pub fn board(&self) -> Board {
+        let mut b = Board::empty();
+        for sq in Square::ALL {
+            if let Some(p) = self.belief[usize::from(sq)] {
+                b.set_piece_at(sq, p);
+            }
+        }
+        b
+    }
+
+    /// Queues an event at the time it happened; [`Self::flush`] writes it once no act still
+    /// hidden under a hand can be dated before it.
+    fn emit(&mut self, at: (u64, f64), kind: EventKind) {
+        self.seq += 1;
+        self.pending.push((self.seq, Event { t: at.1, frame: Some(at.0), kind }));
+    }
+
+    /// The earliest time an act not yet seen could carry: the start of a hand's present stay
+    /// over a square it hides. Earlier stays are not waited for: an act hidden there shows up
+    /// late and is written at the latest time, which keeps moves decided as soon as they are
+    /// seen (a stay that changed nothing would otherwise hold every event until the arm left).
+    fn watermark(&self, covered: &[Square]) -> f64 {
+        self.hands
+            .values()
+            .filter_map(|t| t.current)
+            .filter(|(sq, _)| covered.contains(sq))
+            .map(|(_, v)| v.start.1)
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    fn flush(&mut self, covered: &[Square]) {
+        let mark = if self.hands.is_empty() { f64::INFINITY } else { self.watermark(covered) };
+        self.pending.sort_by(|a, b| a.1.t.total_cmp(&b.1.t).then(a.0.cmp(&b.0)));
+        let ready = self.pending.iter().take_while(|(_, e)| e.t < mark).count();
+        for (_, mut e) in self.pending.drain(..ready) {
+            // Time never goes back in the stream, even for an act dated by an earlier stay.
+            if e.t < self.last_t {
+                e.t = self.last_t;
+                e.frame = Some(((e.t * self.fps_hint).round() as u64).max(e.frame.unwrap_or(0)));
+            }
+            self.last_t = e.t;
+            e.t = (e.t * 1e6).round() / 1e6;
+            self.out.push(e);
+        }
+    }
+
+    /// Judges one frame's observation; returns the events it reveals, in time order.
+    pub fn observe(&mut self, obs: &Observation) -> Vec<Event> {
+        let now = (obs.frame, obs.t);
+        self.last_frame = obs.frame;
+        self.last_seen_t = obs.t;
+        if obs.frame > 0 && obs.t > 0.0 {
+            self.fps_hint = obs.frame as f64 / obs.t;
+        }
+        if !self.started {
+            self.started = true;
+            self.emit(now, EventKind::Board { placement: Placement::from(&self.board()), h1_light: None, white: None });
+        }
+        self.follow_hands(obs, now);
+        let covered: Vec<Square> = obs.hands.iter().flat_map(|h| h.covers.iter().copied()).collect();
+        let acts = self.confirm_changes(obs, &covered);
+        self.apply_acts(acts);
+        self.hands_gone(obs, now);
+        self.clock(obs, now);
+        self.snapshot(obs, now);
+        self.flush(&covered);
+        std::mem::take(&mut self.out)
+    }
+
+    /// The end of the stream: every act still held back is written.
+    pub fn finish(&mut self) -> Vec<Event> {
+        let ids: Vec<u32> = self.hands.keys().copied().collect();
+        let now = (self.last_frame, self.last_t.max(self.last_seen_t));
+        for id in ids {
+            if let Some(track) = self.hands.remove(&id) {
+                self.emit(now, EventKind::HandLeave { hand: HandId(track.event_id) });
+            }
+        }
+        self.flush(&[]);
+        std::mem::take(&mut self.out)
+    }
+
+    fn follow_hands(&mut self, obs: &Observation, now: (u64, f64)) {
+        for h in &obs.hands {
+            let over = h.extremity_square.is_some() || !h.covers.is_empty();
+            if !over {
+                continue;
+            }
+            if !self.hands.contains_key(&h.id) {
+                let side = h.side.unwrap_or(Side::White);
+                let event_id = self.next_hand;
+                self.next_hand += 1;
+                let track = HandTrack { event_id, side, last_over: now.1, longest: BTreeMap::new(), current: None, still: None, touched: Vec::new(), held: Vec::new() };
+                self.hands.insert(h.id, track);
+                self.emit(now, EventKind::HandEnter { hand: HandId(event_id), side });
+                self.dirty = true;
+            }
+            if let Some(t) = self.hands.get_mut(&h.id) {
+                t.last_over = now.1;
+            }
+            let dwell = self.cfg.dwell_secs;
+            let occupied = h.extremity_square.is_some_and(|sq| self.belief[usize::from(sq)].is_some());
+            let track = self.hands.get_mut(&h.id).expect("inserted above");
+            match (h.extremity_square, track.current) {
+                (Some(sq), Some((cur, mut visit))) if cur == sq => {
+                    visit.end = now;
+                    track.current = Some((sq, visit));
+                }
+                (sq, current) => {
+                    if let Some((cur, visit)) = current {
+                        let best = track.longest.entry(cur).or_insert(visit);
+                        if visit.length() >= best.length() {
+                            *best = visit;
+                        }
+                    }
+                    track.current = sq.map(|s| (s, Visit { start: now, end: now }));
+                }
+            }
+            // A touch is the fingertips at rest on a piece; a hand sweeping past, however slowly,
+            // keeps moving. Without a board position from vision, a stay on the square counts.
+            let rest = match h.extremity_board {
+                Some(p) => {
+                    let moved = track.still.is_none_or(|(q, _)| (p[0] - q[0]).hypot(p[1] - q[1]) > STILL_SQUARES);
+                    if moved {
+                        track.still = Some((p, now));
+                    }
+                    track.still.map(|(_, since)| since)
+                }
+                None => track.current.map(|(_, v)| v.start),
+            };
+            if let (Some((sq, _)), Some(since)) = (track.current, rest) {
+                if occupied && now.1 - since.1 >= dwell && !track.touched.contains(&sq) {
+                    track.touched.push(sq);
+                    let at = since;
+                    let hand = HandId(track.event_id);
+                    self.emit(at, EventKind::Touch { hand, square: sq });
+                }
+            }
+        }
+    }
+
+    /// The longest stay of hand `id` over `sq`, the current one included.
+    fn visit_of(&self, id: u32, sq: Square) -> Option<Visit> {
+        let track = self.hands.get(&id)?;
+        let current = track.current.filter(|(s, _)| *s == sq).map(|(_, v)| v);
+        match (track.longest.get(&sq).copied(), current) {
+            (Some(a), Some(b)) => Some(if b.length() >= a.length() { b } else { a }),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn confirm_changes(&mut self, obs: &Observation, covered: &[Square]) -> Vec<Act> {
+        let mut acts = Vec::new();
+        for sq in Square::ALL {
+            let i = usize::from(sq);
+            let Some(seen) = obs.squares.get(i).map(|s| s.state) else { continue };
+            if seen == SquareState::Occluded || covered.contains(&sq) {
+                continue;
+            }
+            let settled = state_of(self.belief[i]);
+            if seen == settled {
+                self.candidate[i] = (settled, 0);
+                continue;
+            }
+            let (cand, count) = self.candidate[i];
+            self.candidate[i] = if cand == seen { (seen, count + 1) } else { (seen, 1) };
+            // The hand that dwelt longest on this square did it, timed by the end of that stay.
+            let who = self
+                .hands
+                .keys()
+                .filter_map(|&id| self.visit_of(id, sq).map(|v| (id, v)))
+                .max_by(|a, b| a.1.length().total_cmp(&b.1.length()));
+            // A change no hand was near must last much longer before it counts: it is far more
+            // often a misread (an arm not seen, a reflection) than a piece falling over.
+            let needed = if who.is_some() { self.cfg.confirm_frames } else { self.cfg.unattended_frames };
+            if self.candidate[i].1 < needed {
+                continue;
+            }
+            self.candidate[i] = (seen, 0);
+            let end = who.map_or((obs.frame, obs.t), |(_, v)| v.end);
+            let middle = who.map_or(end, |(_, v)| {
+                let t = (v.start.1 + v.end.1) / 2.0;
+                (((v.start.0 + v.end.0) / 2), t)
+            });
+            let hand = who.map(|(id, _)| id).or_else(|| self.hands.keys().next_back().copied());
+            let role = obs.squares[i].role;
+            match (settled, seen) {
+                (SquareState::Empty, c) => acts.push(Act { at: middle, until: end, hand, square: sq, lift: false, colour: colour(c), role }),
+                (_, SquareState::Empty) => acts.push(Act { at: end, until: end, hand, square: sq, lift: true, colour: None, role: None }),
+                (_, c) => {
+                    // A colour change: the taken piece off, the taker on.
+                    acts.push(Act { at: middle, until: middle, hand, square: sq, lift: true, colour: None, role: None });
+                    acts.push(Act { at: middle, until: end, hand, square: sq, lift: false, colour: colour(c), role });
+                }
+            }
+        }
+        acts
+    }
+
+    fn apply_acts(&mut self, mut acts: Vec<Act>) {
+        acts.sort_by(|a, b| a.at.1.total_cmp(&b.at.1).then(b.lift.cmp(&a.lift)));
+        let step = 1.0 / self.fps_hint;
+        for act in acts {
+            self.dirty = true;
+            let i = usize::from(act.square);
+            let Some(id) = act.hand else {
+                // No hand was ever over the board: the square changed by itself (a camera or
+                // vision fault, or a piece falling); the next board snapshot reports it.
+                self.belief[i] = act.colour.map(|color| Piece { color, role: act.role.unwrap_or(Role::Pawn) });
+                continue;
+            };
+            let hand = HandId(self.hands.get(&id).map_or(id, |t| t.event_id));
+            if act.lift {
+                if let Some(p) = self.belief[i].take() {
+                    if let Some(t) = self.hands.get_mut(&id) {
+                        t.held.push(p);
+                    }
+                    self.emit(act.at, EventKind::Lift { hand, square: act.square });
+                }
+                continue;
+            }
+            let colour = act.colour.unwrap_or(Color::White);
+            // What this hand lifted, else what another hand of the player holds (a hand-over),
+            // else a piece from off the board (a promotion).
+            let mut take = |t: &mut HandTrack| t.held.iter().rposition(|p| p.color == colour).map(|k| t.held.remove(k));
+            let carried = match self.hands.get_mut(&id).and_then(&mut take) {
+                Some(p) => Some(p),
+                None => self.hands.values_mut().find_map(&mut take),
+            };
+            // Vision naming a different piece than the one carried: the carried one (a pawn
+            // being promoted) stays in the hand and a new piece came from off the board.
+            let carried = match carried {
+                Some(p) if act.role.is_some_and(|r| r != p.role) => {
+                    if let Some(t) = self.hands.get_mut(&id) {
+                        t.held.push(p);
+                    }
+                    None
+                }
+                other => other,
+            };
+            let carried = carried.or_else(|| self.lift_unseen(id, act.square, colour, act.role));
+            // A piece that left in a hand now gone comes back from off the board, so it is named:
+            // for the rules that hand's pieces left with it.
+            let recent = act.at.1 - LOOSE_SECS;
+            self.loose.retain(|(_, t)| *t >= recent);
+            let loose = || self.loose.iter().rposition(|(p, _)| p.color == colour && act.role.is_none_or(|r| r == p.role));
+            let (piece, named) = match (carried, loose()) {
+                (Some(p), _) => (p, None),
+                (None, Some(k)) => {
+                    let p = self.loose.remove(k).0;
+                    (p, Some(p.role))
+                }
+                (None, None) => {
+                    let role = act.role.unwrap_or(Role::Queen);
+                    (Piece { color: colour, role }, Some(role))
+                }
+            };
+            self.belief[i] = Some(piece);
+            // Fingers resting on the piece just put down are not a new touch.
+            if let Some(t) = self.hands.get_mut(&id) {
+                t.touched.push(act.square);
+            }
+            let color = (named.is_some() && self.hands.get(&id).is_some_and(|t| Color::from(t.side) != colour)).then_some(Side::from(colour));
+            self.emit(act.at, EventKind::Place { hand, square: act.square, piece: named, color });
+            let release = if act.until.1 > act.at.1 { act.until } else { (act.at.0 + 1, act.at.1 + step) };
+            self.emit(release, EventKind::Release { hand, square: act.square });
+        }
+    }
+
+    /// A piece set down by a hand that holds none came from a square the arm still hides: the
+    /// one of that colour (and type, if vision named it) the hand dwelt on longest, from where
+    /// that piece could reach the square. Its lift is written now, timed by that dwell; when the square is uncovered and
+    /// seen empty, nothing more happens.
+    fn lift_unseen(&mut self, id: u32, to: Square, colour: Color, role: Option<Role>) -> Option<Piece> {
+        let occupied: shakmaty::Bitboard = Square::ALL.into_iter().filter(|s| self.belief[usize::from(*s)].is_some()).collect();
+        let track = self.hands.get(&id)?;
+        let (from, visit) = track
+            .longest
+            .iter()
+            .map(|(s, v)| (*s, *v))
+            .chain(track.current)
+            .filter(|(s, _)| *s != to)
+            .filter(|(s, _)| {
+                self.belief[usize::from(*s)].is_some_and(|p| p.color == colour && role.is_none_or(|r| r == p.role) && reaches(p, *s, to, occupied))
+            })
+            .max_by(|a, b| a.1.length().total_cmp(&b.1.length()))?;
+        let piece = self.belief[usize::from(from)].take()?;
+        let hand = HandId(self.hands.get(&id).map_or(id, |t| t.event_id));
+        self.emit(visit.end, EventKind::Lift { hand, square: from });
+        Some(piece)
+    }
+
+    fn hands_gone(&mut self, obs: &Observation, now: (u64, f64)) {
+        // An arm resting just off the playing area is still reaching in; it has left once it is
+        // out of view, or away from the board for a moment.
+        let in_view: Vec<u32> = obs.hands.iter().map(|h| h.id).collect();
+        let gone: Vec<u32> = self
+            .hands
+            .iter()
+            .filter(|(id, t)| !in_view.contains(id) || now.1 - t.last_over > LEAVE_SECS)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in gone {
+            if let Some(track) = self.hands.remove(&id) {
+                self.loose.extend(track.held.into_iter().map(|p| (p, now.1)));
+                self.emit(now, EventKind::HandLeave { hand: HandId(track.event_id) });
+            }
+        }
+    }
+
+    fn clock(&mut self, obs: &Observation, now: (u64, f64)) {
+        let pressed = obs.clock.map_or([false; 2], |c| c.pressed);
+        for (i, side) in [(0, Side::White), (1, Side::Black)] {
+            if pressed[i] && !self.clock_was[i] {
+                self.emit(now, EventKind::Clock { side });
+            }
+        }
+        self.clock_was = pressed;
+    }
+
+    fn snapshot(&mut self, obs: &Observation, now: (u64, f64)) {
+        let still = self.hands.is_empty() && self.candidate.iter().all(|(_, n)| *n == 0);
+        if !still {
+            self.quiet_since = None;
+            return;
+        }
+        let since = *self.quiet_since.get_or_insert(obs.t);
+        if self.dirty && obs.t - since >= self.cfg.settle_secs {
+            self.dirty = false;
+            self.emit(now, EventKind::Board { placement: Placement::from(&self.board()), h1_light: None, white: None });
+        }
+    }
+}
+
+/// Whether `piece` on `from` could move to `to` on a board with `occupied` squares (any
+/// capture allowed): enough to pick which hidden square a piece came from.
+fn reaches(piece: Piece, from: Square, to: Square, occupied: shakmaty::Bitboard) -> bool {
+    use shakmaty::attacks;
+    match piece.role {
+        Role::Pawn => {
+            let forward: i32 = if piece.color == Color::White { 1 } else { -1 };
+            let df = u32::from(to.file()) as i32 - u32::from(from.file()) as i32;
+            let dr = u32::from(to.rank()) as i32 - u32::from(from.rank()) as i32;
+            (df.abs() <= 1 && dr == forward) || (df == 0 && dr == 2 * forward)
+        }
+        Role::King => attacks::king_attacks(from).contains(to) || (from.file() == shakmaty::File::E && (u32::from(to.file()) as i32 - 4).abs() == 2 && to.rank() == from.rank()),
+        role => attacks::attacks(from, Piece { color: piece.color, role }, occupied).contains(to),
+    }
+}
+
+fn colour(s: SquareState) -> Option<Color> {
+    match s {
+        SquareState::White => Some(Color::White),
+        SquareState::Black => Some(Color::Black),
+        _ => None,
+    }
+}

@@ -1,0 +1,129 @@
+//! A plain square reader, learned from the initial position: each square's colour statistics
+//! (mean and spread of its central part, in Lab) against six classes — empty, White's piece,
+//! Black's piece, each on a light and on a dark square — taken from the 64 squares of the
+//! known start. Nearest class wins; its margin over the runner-up is the confidence. Squares a
+//! hand covers are reported occluded.
+
+use opencv::core::{self, Mat, Rect};
+use opencv::imgproc;
+use shakmaty::{Board, Color, Square};
+
+use super::VisionError;
+use super::rectify::Rectifier;
+use crate::types::{SquareObs, SquareState};
+
+type Features = [f64; 6];
+
+pub struct CellReader {
+    /// Class means: [state][square colour], state 0 empty, 1 white, 2 black.
+    means: [[Features; 2]; 3],
+}
+
+fn light(sq: Square) -> usize {
+    usize::from(sq.is_light())
+}
+
+fn features(lab: &Mat, cell: Rect) -> Result<Features, VisionError> {
+    // The central part: a piece's base sits there; the edges carry the neighbours' lean.
+    let inner = Rect::new(cell.x + cell.width / 4, cell.y + cell.height / 4, cell.width / 2, cell.height / 2);
+    let roi = Mat::roi(lab, inner)?;
+    let mut mean = core::Scalar::default();
+    let mut dev = core::Scalar::default();
+    core::mean_std_dev(&roi, &mut mean, &mut dev, &core::no_array())?;
+    Ok([mean[0], mean[1], mean[2], dev[0] * 2.0, dev[1] * 2.0, dev[2] * 2.0])
+}
+
+fn lab(view: &Mat) -> Result<Mat, VisionError> {
+    let mut out = Mat::default();
+    imgproc::cvt_color(view, &mut out, imgproc::COLOR_BGR2Lab, 0)?;
+    Ok(out)
+}
+
+fn distance(a: &Features, b: &Features) -> f64 {
+    a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum::<f64>().sqrt()
+}
+
+impl CellReader {
+    /// Learns from a view of the board standing as `known`.
+    pub fn learn(rect: &Rectifier, view: &Mat, known: &Board) -> Result<CellReader, VisionError> {
+        let lab = lab(view)?;
+        let mut sums = [[([0.0; 6], 0usize); 2]; 3];
+        for sq in Square::ALL {
+            let state = match known.color_at(sq) {
+                None => 0,
+                Some(Color::White) => 1,
+                Some(Color::Black) => 2,
+            };
+            let f = features(&lab, rect.cell(sq))?;
+            let (sum, n) = &mut sums[state][light(sq)];
+            for k in 0..6 {
+                sum[k] += f[k];
+            }
+            *n += 1;
+        }
+        let mut means = [[[0.0; 6]; 2]; 3];
+        for s in 0..3 {
+            for l in 0..2 {
+                let (sum, n) = sums[s][l];
+                if n == 0 {
+                    return Err(VisionError::Invalid("the known position must have empty squares and pieces of both colours on light and dark squares".into()));
+                }
+                means[s][l] = sum.map(|v| v / n as f64);
+            }
+        }
+        Ok(CellReader { means })
+    }
+
+    /// Whether White's pieces came out lighter than Black's, as they are: a board turned half a
+    /// round fits the start position just as tightly, with the colours swapped.
+    pub fn white_is_lighter(&self) -> bool {
+        self.means[1][0][0] + self.means[1][1][0] > self.means[2][0][0] + self.means[2][1][0]
+    }
+
+    /// How far apart the classes are, in units of how tightly the known board fits them: large
+    /// when the board was found and turned right, small when the squares are not where assumed.
+    pub fn separation(&self, rect: &Rectifier, view: &Mat, known: &Board) -> Result<f64, VisionError> {
+        let spread = self.fit(rect, view, known)?.max(1e-6);
+        let mut closest = f64::INFINITY;
+        for l in 0..2 {
+            for (a, b) in [(0, 1), (0, 2), (1, 2)] {
+                closest = closest.min(distance(&self.means[a][l], &self.means[b][l]));
+            }
+        }
+        Ok(closest / spread)
+    }
+
+    /// How well a view fits a known board: the mean distance of each square to its class.
+    pub fn fit(&self, rect: &Rectifier, view: &Mat, known: &Board) -> Result<f64, VisionError> {
+        let lab = lab(view)?;
+        let mut total = 0.0;
+        for sq in Square::ALL {
+            let state = match known.color_at(sq) {
+                None => 0,
+                Some(Color::White) => 1,
+                Some(Color::Black) => 2,
+            };
+            total += distance(&features(&lab, rect.cell(sq))?, &self.means[state][light(sq)]);
+        }
+        Ok(total / 64.0)
+    }
+
+    /// Reads every square; `covered` squares are reported occluded.
+    pub fn read(&self, rect: &Rectifier, view: &Mat, covered: &[Square]) -> Result<Vec<SquareObs>, VisionError> {
+        let lab = lab(view)?;
+        let mut out = Vec::with_capacity(64);
+        for sq in Square::ALL {
+            if covered.contains(&sq) {
+                out.push(SquareObs::OCCLUDED);
+                continue;
+            }
+            let f = features(&lab, rect.cell(sq))?;
+            let mut d: Vec<(f64, usize)> = (0..3).map(|s| (distance(&f, &self.means[s][light(sq)]), s)).collect();
+            d.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let state = [SquareState::Empty, SquareState::White, SquareState::Black][d[0].1];
+            let confidence = ((d[1].0 - d[0].0) / (d[1].0 + 1e-6)).clamp(0.0, 1.0) as f32;
+            out.push(SquareObs { state, confidence, role: None });
+        }
+        Ok(out)
+    }
+}

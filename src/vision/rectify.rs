@@ -1,0 +1,99 @@
+//! The board seen from straight above, with a margin around it where arms reach in: the
+//! homography from the four corners maps a8 to the top-left of the playing area and h1 to its
+//! bottom-right, so White is always at the bottom whatever the camera.
+
+use opencv::core::{self, Mat, Point2f, Rect, Scalar, Size, Vector};
+use opencv::imgproc;
+use opencv::prelude::*;
+use shakmaty::{File, Rank, Square};
+
+use super::VisionError;
+use crate::types::BoardGeometry;
+
+#[derive(Debug, Clone)]
+pub struct Rectifier {
+    /// Pixels per square in the rectified image.
+    pub px: i32,
+    /// Margin around the playing area, in squares.
+    pub margin: f64,
+    to_board: Mat,
+    to_image: Mat,
+    size: Size,
+}
+
+impl Rectifier {
+    pub fn new(g: &BoardGeometry, px: i32, margin: f64) -> Result<Rectifier, VisionError> {
+        let m = margin * px as f64;
+        let side = 8.0 * px as f64;
+        let dst: Vector<Point2f> = [[m, m], [m + side, m], [m + side, m + side], [m, m + side]].iter().map(|p| Point2f::new(p[0] as f32, p[1] as f32)).collect();
+        let src: Vector<Point2f> = g.corners.iter().map(|p| Point2f::new(p[0] as f32, p[1] as f32)).collect();
+        let to_board = imgproc::get_perspective_transform(&src, &dst, core::DECOMP_LU)?;
+        let to_image = imgproc::get_perspective_transform(&dst, &src, core::DECOMP_LU)?;
+        let n = (side + 2.0 * m).round() as i32;
+        Ok(Rectifier { px, margin, to_board, to_image, size: Size::new(n, n) })
+    }
+
+    pub fn size(&self) -> Size {
+        self.size
+    }
+
+    /// The frame warped to the top-down view.
+    pub fn warp(&self, frame: &Mat) -> Result<Mat, VisionError> {
+        let mut out = Mat::default();
+        imgproc::warp_perspective(frame, &mut out, &self.to_board, self.size, imgproc::INTER_LINEAR, core::BORDER_REPLICATE, Scalar::all(0.0))?;
+        Ok(out)
+    }
+
+    /// The playing area within the rectified image.
+    pub fn board_rect(&self) -> Rect {
+        let m = (self.margin * self.px as f64).round() as i32;
+        Rect::new(m, m, 8 * self.px, 8 * self.px)
+    }
+
+    /// The cell of a square within the rectified image.
+    pub fn cell(&self, sq: Square) -> Rect {
+        let b = self.board_rect();
+        let col = u32::from(sq.file()) as i32;
+        let row = 7 - u32::from(sq.rank()) as i32;
+        Rect::new(b.x + col * self.px, b.y + row * self.px, self.px, self.px)
+    }
+
+    /// The square under a rectified pixel, if it is on the playing area.
+    pub fn square_at(&self, x: f64, y: f64) -> Option<Square> {
+        let b = self.board_rect();
+        let (c, r) = (((x - b.x as f64) / self.px as f64).floor(), ((y - b.y as f64) / self.px as f64).floor());
+        ((0.0..8.0).contains(&c) && (0.0..8.0).contains(&r)).then(|| Square::from_coords(File::new(c as u32), Rank::new(7 - r as u32)))
+    }
+
+    /// A rectified point in squares from a1's outer corner (file, rank).
+    pub fn board_coords(&self, x: f64, y: f64) -> [f32; 2] {
+        let b = self.board_rect();
+        [((x - b.x as f64) / self.px as f64) as f32, (8.0 - (y - b.y as f64) / self.px as f64) as f32]
+    }
+
+    /// A rectified point back in the camera image.
+    pub fn to_image(&self, x: f64, y: f64) -> [f64; 2] {
+        let m = self.to_image.data_typed::<f64>().unwrap_or(&[0.0; 9]);
+        let w = m[6] * x + m[7] * y + m[8];
+        [(m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::ImageSide;
+
+    #[test]
+    fn corners_map_to_the_playing_area_and_back() {
+        let g = BoardGeometry { corners: [[100.0, 50.0], [500.0, 80.0], [520.0, 460.0], [90.0, 430.0]], white: ImageSide::Bottom, h1_light: true };
+        let r = Rectifier::new(&g, 40, 1.5).unwrap();
+        assert_eq!(r.size(), Size::new(440, 440));
+        let back = r.to_image(60.0, 60.0);
+        assert!((back[0] - 100.0).abs() < 1e-6 && (back[1] - 50.0).abs() < 1e-6, "{back:?}");
+        assert_eq!(r.square_at(61.0, 61.0), Some(Square::A8));
+        assert_eq!(r.square_at(379.0, 379.0), Some(Square::H1));
+        assert_eq!(r.square_at(10.0, 10.0), None);
+        assert_eq!(r.cell(Square::A1), Rect::new(60, 340, 40, 40));
+    }
+}

@@ -1,0 +1,98 @@
+//! `touchmove replay` and `touchmove bench` as a user runs them: the outputs of the contract,
+//! written and readable; every kind of bad input refused in one line naming it; the bench's
+//! ratio printed.
+
+use std::process::{Command, Output};
+
+use touchmove::sim::scenes::{Staged, staged_scene};
+use touchmove::sim::video::render_scene;
+use touchmove::types::{Decision, Event};
+
+fn touchmove(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_touchmove")).args(args).output().expect("the binary runs")
+}
+
+fn one_line_error(out: &Output) -> String {
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    let lines: Vec<&str> = err.lines().filter(|l| !l.starts_with('[')).collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("touchmove-replay-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn a_rendered_game_replays_into_the_three_outputs() {
+    let dir = temp("scene");
+    let mut scene = staged_scene(Staged::EnPassant, 3);
+    scene.camera.width = 640;
+    scene.camera.height = 360;
+    render_scene(&scene, &dir, true, |_, _| {}).unwrap();
+    let truth: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("truth.json")).unwrap()).unwrap();
+    let cal = dir.join("calibration.json");
+    std::fs::write(&cal, serde_json::json!({"corners": truth["corners"], "white": truth["white"]}).to_string()).unwrap();
+    let out = dir.join("out");
+    let run = touchmove(&["replay", dir.join("video.mp4").to_str().unwrap(), "--calibration", cal.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let summary = String::from_utf8_lossy(&run.stdout);
+    assert!(summary.contains(&format!("{} frames", truth["frames"])), "{summary}");
+    let events: Vec<Event> = std::fs::read_to_string(out.join("events.jsonl")).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(events.first().is_some_and(|e| matches!(e.kind, touchmove::types::EventKind::Board { .. })));
+    assert!(events.windows(2).all(|w| w[0].t <= w[1].t), "time never goes back");
+    for l in std::fs::read_to_string(out.join("decisions.jsonl")).unwrap().lines() {
+        serde_json::from_str::<Decision>(l).unwrap();
+    }
+    assert!(std::fs::read_to_string(out.join("game.pgn")).unwrap().contains("[Result "));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_inputs_fail_in_one_line_naming_them() {
+    let dir = temp("bad");
+    let empty = dir.join("empty.mp4");
+    std::fs::write(&empty, b"").unwrap();
+    let text = dir.join("notes.mp4");
+    std::fs::write(&text, b"this is not a video\n").unwrap();
+    let cal = dir.join("cal.json");
+    std::fs::write(&cal, b"{\"corners\": 3}").unwrap();
+    let missing = dir.join("missing.mp4");
+    for (args, expected) in [
+        (vec!["replay", missing.to_str().unwrap()], "missing.mp4"),
+        (vec!["replay", empty.to_str().unwrap()], "empty.mp4"),
+        (vec!["replay", text.to_str().unwrap()], "notes.mp4"),
+        (vec!["replay", text.to_str().unwrap(), "--calibration", cal.to_str().unwrap()], "cal.json"),
+        (vec!["replay", text.to_str().unwrap(), "--fen", "nonsense"], "--fen"),
+        (vec!["bench", missing.to_str().unwrap()], "missing.mp4"),
+    ] {
+        let err = one_line_error(&touchmove(&args));
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn footage_where_the_board_does_not_fill_the_frame_asks_for_a_calibration() {
+    // ../shared/real/video/play-chess-with-a-webcam/scholarsmate.avi: a webcam view of a table;
+    // until the board is found automatically, replay says what to give it.
+    let clip = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/real/video/play-chess-with-a-webcam/scholarsmate.avi");
+    let dir = temp("webcam");
+    let err = one_line_error(&touchmove(&["replay", clip, "--out", dir.to_str().unwrap()]));
+    assert!(err.contains("--calibration"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bench_prints_decode_and_replay_throughput_and_their_ratio() {
+    // ../shared/real/video/chess-testmedia/scholarsMate2019-11-18.avi: cropped to the board.
+    let clip = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/real/video/chess-testmedia/scholarsMate2019-11-18.avi");
+    let out = touchmove(&["bench", clip]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("decode only: 248 frames") && text.contains("replay:      248 frames") && text.contains("ratio:"), "{text}");
+}
