@@ -7,8 +7,8 @@
 //! dark, light… in step with one parity, while the border beside it is one colour, and the
 //! grid's X-corners lie on its inner lines. Alternation is measured *along* a row (never
 //! across the playing area's edge, where a border of a middling colour would mimic it), at
-//! each of the four corners of the squares separately, keeping the best: a piece covers a
-//! square's middle and leans over some of its corners, rarely all four.
+//! four points near each square's edges separately, keeping the best: a piece covers a
+//! square's middle and leans over some of its edge, rarely all of it.
 
 use std::collections::HashMap;
 
@@ -44,6 +44,11 @@ impl Sampler<'_> {
 
 /// Sample points inside a square near its four corners (lattice units from its corner).
 const CORNER_OFFS: [[f64; 2]; 4] = [[0.15, 0.15], [0.85, 0.15], [0.15, 0.85], [0.85, 0.85]];
+/// Where a square is compared with its neighbours along u: near its u-edges, well inside its
+/// v-edges, so a border square beside the playing area never borrows the squares' colours
+/// through a grid a little off at the far edge; and the same turned for v.
+const ALONG_U: [[f64; 2]; 4] = [[0.12, 0.3], [0.88, 0.3], [0.12, 0.7], [0.88, 0.7]];
+const ALONG_V: [[f64; 2]; 4] = [[0.3, 0.12], [0.3, 0.88], [0.7, 0.12], [0.7, 0.88]];
 
 /// The playing area within the lattice: squares (i0..i0+8, j0..j0+8); the squares with
 /// `(i + j) % 2 == light_parity` are light; `light` and `dark` are their colours; `quality`
@@ -92,15 +97,17 @@ pub fn choose(s: &Sampler, lat: &Lattice) -> Option<Extent> {
         return None;
     }
     let idx = |a: usize, b: usize| a * nj + b;
-    let mut col: Vec<[Option<[f64; 3]>; 4]> = vec![[None; 4]; ni * nj];
-    for a in 0..ni {
-        for b in 0..nj {
-            let (i, j) = (ib + a as i32, jb + b as i32);
-            for (k, o) in CORNER_OFFS.iter().enumerate() {
-                col[idx(a, b)][k] = s.at(lat.h.apply([i as f64 + o[0], j as f64 + o[1]]));
+    let sample = |offs: &[[f64; 2]; 4]| -> Vec<[Option<[f64; 3]>; 4]> {
+        let mut v = vec![[None; 4]; ni * nj];
+        for a in 0..ni {
+            for b in 0..nj {
+                let (i, j) = ((ib + a as i32) as f64, (jb + b as i32) as f64);
+                v[idx(a, b)] = offs.map(|o| s.at(lat.h.apply([i + o[0], j + o[1]])));
             }
         }
-    }
+        v
+    };
+    let (col, col_u, col_v) = (sample(&CORNER_OFFS), sample(&ALONG_U), sample(&ALONG_V));
     // The squares' two colours, from squares with a detected corner at each of their corners:
     // those are board squares for sure.
     let nodes: std::collections::HashSet<[i32; 2]> = lat.nodes.iter().copied().collect();
@@ -134,7 +141,8 @@ pub fn choose(s: &Sampler, lat: &Lattice) -> Option<Extent> {
     if sep < 15.0 {
         return None;
     }
-    let t: Vec<[f64; 4]> = col.iter().map(|c| c.map(|x| x.map_or(f64::NAN, |x| tone(x, light, dark)))).collect();
+    let tones = |v: &Vec<[Option<[f64; 3]>; 4]>| -> Vec<[f64; 4]> { v.iter().map(|c| c.map(|x| x.map_or(f64::NAN, |x| tone(x, light, dark)))).collect() };
+    let (tu, tv) = (tones(&col_u), tones(&col_v));
     let sign = |a: usize, b: usize| if parity(ib + a as i32, jb + b as i32) == light_parity { 1.0 } else { -1.0 };
     // Signed step from one square to the next along u (du) and along v (dv), per corner.
     let step = |x: [f64; 4], y: [f64; 4], sg: f64| -> [f64; 4] {
@@ -150,10 +158,10 @@ pub fn choose(s: &Sampler, lat: &Lattice) -> Option<Extent> {
     for a in 0..ni {
         for b in 0..nj {
             if a + 1 < ni {
-                du[idx(a, b)] = step(t[idx(a, b)], t[idx(a + 1, b)], sign(a, b));
+                du[idx(a, b)] = step(tu[idx(a, b)], tu[idx(a + 1, b)], sign(a, b));
             }
             if b + 1 < nj {
-                dv[idx(a, b)] = step(t[idx(a, b)], t[idx(a, b + 1)], sign(a, b));
+                dv[idx(a, b)] = step(tv[idx(a, b)], tv[idx(a, b + 1)], sign(a, b));
             }
         }
     }
@@ -163,10 +171,11 @@ pub fn choose(s: &Sampler, lat: &Lattice) -> Option<Extent> {
         *on_u.entry(n[0]).or_default() += 1.0;
         *on_v.entry(n[1]).or_default() += 1.0;
     }
-    // Corners off the block's inner lines count against it: fully beyond it, a quarter on
-    // its edge (a printed frame line makes corner-like T-junctions there).
+    // Corners off the block's inner lines count against it, each about as much as one step of
+    // alternation: fully beyond it, three quarters on its edge (a printed frame line makes
+    // corner-like T-junctions there).
     let line_penalty = |lines: &HashMap<i32, f64>, lo: i32| -> f64 {
-        lines.iter().map(|(&k, &c)| if k < lo || k > lo + 8 { 0.5 * c } else if k == lo || k == lo + 8 { 0.25 * c } else { 0.0 }).sum()
+        lines.iter().map(|(&k, &c)| if k < lo || k > lo + 8 { c } else if k == lo || k == lo + 8 { 0.75 * c } else { 0.0 }).sum()
     };
     let mut best: Option<(f64, f64, i32, i32)> = None;
     for a in 0..=ni - 8 {
