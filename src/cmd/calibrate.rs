@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, anyhow, bail};
 use opencv::core::Mat;
 use opencv::prelude::*;
-use opencv::{imgcodecs, videoio};
+use opencv::imgcodecs;
 
+use crate::source::{self, Source, SourceSpec};
 use crate::types::{BoardGeometry, ImageSide};
 use crate::vision::VisionError;
 use crate::vision::geometry::{BoardFind, Calibration, WhiteFrom, geometry_from_corners, locate_board, side_name, with_white};
@@ -37,7 +38,8 @@ Examples:
 If it cannot find the board, look at a frame, read the four corners of the playing area off it \
 (a8, h8, h1, a1: a1 at White's left) and give them with --corners.")]
 pub struct CalibrateArgs {
-    /// An image or a video of the board (any format OpenCV reads).
+    /// An image or a video of the board (any format OpenCV reads), a folder of stills or a
+    /// stream URL.
     #[arg(value_name = "IMAGE|VIDEO", required_unless_present = "camera", conflicts_with = "camera")]
     pub input: Option<PathBuf>,
     /// Read from camera N (/dev/videoN) instead of a file.
@@ -67,82 +69,42 @@ fn parse_corners(s: &str) -> std::result::Result<[[f64; 2]; 4], String> {
     Ok([[v[0], v[1]], [v[2], v[3]], [v[4], v[5]], [v[6], v[7]]])
 }
 
-/// Frames of a video or camera: read in order, a few failures in a row tolerated (a damaged
-/// file may have one frame that does not decode).
-struct Frames {
-    cap: videoio::VideoCapture,
-    fps: f64,
-    index: u64,
-}
-
-impl Frames {
-    fn open_file(path: &Path) -> Result<Frames> {
-        let name = path.to_str().ok_or_else(|| anyhow!("{}: the path is not UTF-8", path.display()))?;
-        let cap = videoio::VideoCapture::from_file(name, videoio::CAP_FFMPEG)?;
-        if !cap.is_opened()? {
-            bail!("{}: cannot open it as an image or a video", path.display());
-        }
-        Frames::new(cap)
-    }
-
-    fn open_camera(n: u32) -> Result<Frames> {
-        let cap = videoio::VideoCapture::new(n as i32, videoio::CAP_ANY)?;
-        if !cap.is_opened()? {
-            bail!("camera {n}: cannot open it (is /dev/video{n} there?)");
-        }
-        Frames::new(cap)
-    }
-
-    fn new(cap: videoio::VideoCapture) -> Result<Frames> {
-        let fps = cap.get(videoio::CAP_PROP_FPS)?;
-        Ok(Frames { cap, fps: if fps.is_finite() && fps > 1.0 { fps } else { 25.0 }, index: 0 })
-    }
-
-    /// The next frame and its index, or `None` at the end.
-    fn next(&mut self) -> Option<(u64, Mat)> {
-        let mut m = Mat::default();
-        for _ in 0..5 {
-            let ok = self.cap.read(&mut m).unwrap_or(false);
-            self.index += 1;
-            if ok && !m.empty() {
-                return Some((self.index - 1, m));
-            }
-        }
-        None
-    }
-}
-
 /// The first frame (of those tried, twice a second for 20 s) where the board is found and the
-/// pieces show White's side; failing that, the clearest board found.
-fn find_in_frames(frames: &mut Frames, what: &str) -> Result<(Mat, BoardFind)> {
-    let stride = (frames.fps / 2.0).round().max(1.0) as u64;
+/// pieces show White's side; failing that, the clearest board found. Frames that do not
+/// decode (a damaged file) are skipped.
+fn find_in_frames(source: &mut Source, what: &str) -> Result<(Mat, BoardFind)> {
+    let stride = (source.fps().unwrap_or(25.0) / 2.0).round().max(1.0) as u64;
     let mut best: Option<(Mat, BoardFind)> = None;
     let mut last_err: Option<VisionError> = None;
-    let (mut tried, mut read_any) = (0, false);
-    while tried < 40 {
-        let Some((i, frame)) = frames.next() else { break };
-        read_any = true;
-        if i % stride != 0 {
+    let mut tried = 0;
+    for frame in source.by_ref() {
+        let Ok(frame) = frame else { continue };
+        if frame.index % stride != 0 {
             continue;
         }
         tried += 1;
-        match locate_board(&frame) {
-            Ok(f) if f.white_seen && f.quality >= 0.6 => return Ok((frame, f)),
+        match locate_board(&frame.image) {
+            Ok(f) if f.white_seen && f.quality >= 0.6 => return Ok((frame.image, f)),
             Ok(f) => {
                 if best.as_ref().is_none_or(|(_, b)| (f.white_seen, f.quality) > (b.white_seen, b.quality)) {
-                    best = Some((frame, f));
+                    best = Some((frame.image, f));
                 }
             }
             Err(e) => last_err = Some(e),
         }
-    }
-    if !read_any {
-        bail!("{what}: no frame could be read");
+        if tried >= 40 {
+            break;
+        }
     }
     best.ok_or_else(|| match last_err {
         Some(e) => anyhow!("{what}: {e} (in any of the {tried} frames tried)"),
-        None => anyhow!("{what}: no chessboard found"),
+        None => anyhow!("{what}: no frame could be read"),
     })
+}
+
+/// The first frame that decodes.
+fn first_frame(source: &mut Source, what: &str) -> Result<Mat> {
+    source.by_ref().find_map(|f| f.ok()).map(|f| f.image).ok_or_else(|| anyhow!("{what}: no frame could be read"))
 }
 
 fn is_image(path: &Path) -> bool {
@@ -153,29 +115,29 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
     // OpenCV's own warnings (a backend that is not there) would add lines to a one-line error.
     opencv::core::set_log_level(opencv::core::LogLevel::LOG_LEVEL_ERROR).ok();
     let (what, mut frames, image) = match (&args.input, args.camera) {
-        (Some(path), _) => {
-            if !path.exists() {
-                bail!("{}: no such file", path.display());
-            }
+        (Some(path), _) if path.is_file() && is_image(path) => {
             let what = path.display().to_string();
-            if is_image(path) {
-                let m = imgcodecs::imread(path, imgcodecs::IMREAD_COLOR).with_context(|| what.clone())?;
-                if m.empty() {
-                    bail!("{what}: cannot read the image");
-                }
-                (what, None, Some(m))
-            } else {
-                (what, Some(Frames::open_file(path)?), None)
+            let m = imgcodecs::imread(path, imgcodecs::IMREAD_COLOR).with_context(|| what.clone())?;
+            if m.empty() {
+                bail!("{what}: cannot read the image");
             }
+            (what, None, Some(m))
         }
-        (None, Some(n)) => (format!("camera {n}"), Some(Frames::open_camera(n)?), None),
+        (Some(path), _) => {
+            let spec = SourceSpec::parse(&path.to_string_lossy());
+            (spec.to_string(), Some(source::open(&spec)?), None)
+        }
+        (None, Some(n)) => {
+            let spec = SourceSpec::Camera(n);
+            (spec.to_string(), Some(source::open(&spec)?), None)
+        }
         (None, None) => bail!("give an image or video, or --camera N"),
     };
 
     let (frame, mut geometry, mut white_from) = if let Some(corners) = args.corners {
         let frame = match (image, frames.as_mut()) {
             (Some(m), _) => m,
-            (None, Some(f)) => f.next().map(|(_, m)| m).ok_or_else(|| anyhow!("{what}: no frame could be read"))?,
+            (None, Some(src)) => first_frame(src, &what)?,
             (None, None) => unreachable!("an input was opened above"),
         };
         let g = geometry_from_corners(&frame, corners).map_err(|e| anyhow!("--corners: {e}"))?;
@@ -186,7 +148,7 @@ pub fn run(args: CalibrateArgs) -> Result<()> {
                 let f = locate_board(&m).map_err(|e| anyhow!("{what}: {e}"))?;
                 (m, f)
             }
-            (None, Some(f)) => find_in_frames(f, &what)?,
+            (None, Some(src)) => find_in_frames(src, &what)?,
             (None, None) => unreachable!("an input was opened above"),
         };
         let from = if found.white_seen { WhiteFrom::Pieces } else { WhiteFrom::Assumed };
