@@ -308,8 +308,9 @@ fn no_board_is_reported_as_such() {
     assert_eq!(fit_score(&Mat::default(), &g), 0.0);
 }
 
-/// Calibration files that cannot be used: missing, not JSON, a field missing, corners that do
-/// not make a board. Expected: `Invalid` with one line that names the file.
+/// Calibration files that cannot be used: missing, not JSON, White's edge missing, three
+/// corners, an unknown edge, corners that do not make a board. Expected: `Invalid` with one line
+/// that names the file; the contract's two-field line alone is a usable calibration.
 #[test]
 fn a_bad_calibration_file_is_one_clear_error() {
     let dir = std::env::temp_dir().join(format!("touchmove-geometry-cal-{}", std::process::id()));
@@ -317,7 +318,8 @@ fn a_bad_calibration_file_is_one_clear_error() {
     let good = r#"{"corners": [[10, 10], [110, 10], [110, 110], [10, 110]], "white": "bottom", "h1_light": true, "image_size": [640, 480], "source": "x.png", "white_from": "pieces"}"#;
     let cases = [
         ("not-json.json", "corners: here"),
-        ("missing.json", r#"{"corners": [[10, 10], [110, 10], [110, 110], [10, 110]], "white": "bottom"}"#),
+        ("no-side.json", r#"{"corners": [[10, 10], [110, 10], [110, 110], [10, 110]], "h1_light": true}"#),
+        ("three-corners.json", r#"{"corners": [[10, 10], [110, 10], [110, 110]], "white": "bottom"}"#),
         ("bad-side.json", &good.replace("\"bottom\"", "\"under\"")),
         ("twisted.json", &good.replace("[110, 10], [110, 110]", "[110, 110], [110, 10]")),
     ];
@@ -336,6 +338,8 @@ fn a_bad_calibration_file_is_one_clear_error() {
     assert!(matches!(load_calibration(&absent), Err(VisionError::Invalid(m)) if m.contains("absent.json")));
     std::fs::write(dir.join("good.json"), good).unwrap();
     assert_eq!(load_calibration(dir.join("good.json")).unwrap().white, ImageSide::Bottom);
+    std::fs::write(dir.join("line.json"), r#"{"corners":[[10,10],[110,10],[110,110],[10,110]],"white":"left"}"#).unwrap();
+    assert_eq!(load_calibration(dir.join("line.json")).unwrap().white, ImageSide::Left);
     std::fs::remove_dir_all(&dir).ok();
 }
 

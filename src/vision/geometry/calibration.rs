@@ -40,19 +40,29 @@ pub enum WhiteFrom {
     Given,
 }
 
+/// A calibration as stored. Only `corners` and `white` are required when reading (a file
+/// written by hand or by another tool may hold just those); `h1_light` is then taken as true
+/// and fields this version does not know are ignored, so the format can grow.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Calibration {
     #[serde(default)]
     about: Skip,
     pub corners: [[f64; 2]; 4],
     pub white: ImageSide,
+    #[serde(default = "yes")]
     pub h1_light: bool,
     /// Width and height of the frames the corners refer to.
-    pub image_size: [u32; 2],
+    #[serde(default)]
+    pub image_size: Option<[u32; 2]>,
     /// The image, video or camera the board was found in.
-    pub source: String,
-    pub white_from: WhiteFrom,
+    #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub white_from: Option<WhiteFrom>,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Writes the fixed explanation; anything is accepted back.
@@ -77,7 +87,15 @@ fn round1(v: f64) -> f64 {
 
 impl Calibration {
     pub fn new(g: &BoardGeometry, image_size: [u32; 2], source: impl Into<String>, white_from: WhiteFrom) -> Calibration {
-        Calibration { about: Skip, corners: g.corners.map(|p| p.map(round1)), white: g.white, h1_light: g.h1_light, image_size, source: source.into(), white_from }
+        Calibration {
+            about: Skip,
+            corners: g.corners.map(|p| p.map(round1)),
+            white: g.white,
+            h1_light: g.h1_light,
+            image_size: Some(image_size),
+            source: Some(source.into()),
+            white_from: Some(white_from),
+        }
     }
 
     pub fn geometry(&self) -> BoardGeometry {
@@ -96,19 +114,23 @@ impl Calibration {
 
     /// The file's text: one field a line, a corner a pair.
     pub fn to_text(&self) -> String {
-        let j = |v: &dyn erased::Json| v.json();
         let corners: Vec<String> = self.corners.iter().map(|p| format!("[{}, {}]", p[0], p[1])).collect();
-        format!(
-            "{{\n  \"about\": {},\n  \"corners\": [{}],\n  \"white\": {},\n  \"h1_light\": {},\n  \"image_size\": [{}, {}],\n  \"source\": {},\n  \"white_from\": {}\n}}\n",
-            j(&ABOUT),
-            corners.join(", "),
-            j(&self.white),
-            self.h1_light,
-            self.image_size[0],
-            self.image_size[1],
-            j(&self.source),
-            j(&self.white_from)
-        )
+        let mut lines = vec![
+            format!("\"about\": {}", json(&ABOUT)),
+            format!("\"corners\": [{}]", corners.join(", ")),
+            format!("\"white\": {}", json(&self.white)),
+            format!("\"h1_light\": {}", self.h1_light),
+        ];
+        if let Some([w, h]) = self.image_size {
+            lines.push(format!("\"image_size\": [{w}, {h}]"));
+        }
+        if let Some(src) = &self.source {
+            lines.push(format!("\"source\": {}", json(src)));
+        }
+        if let Some(from) = &self.white_from {
+            lines.push(format!("\"white_from\": {}", json(from)));
+        }
+        format!("{{\n  {}\n}}\n", lines.join(",\n  "))
     }
 
     /// Writes the file (and its folder).
@@ -121,16 +143,9 @@ impl Calibration {
     }
 }
 
-mod erased {
-    /// Any serialisable value as compact JSON (strings quoted and escaped).
-    pub trait Json {
-        fn json(&self) -> String;
-    }
-    impl<T: serde::Serialize> Json for T {
-        fn json(&self) -> String {
-            serde_json::to_string(self).unwrap_or_else(|_| "null".into())
-        }
-    }
+/// A value as compact JSON (strings quoted and escaped).
+fn json<T: Serialize + ?Sized>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| "null".into())
 }
 
 /// The board geometry stored in a calibration file.
@@ -153,6 +168,9 @@ mod tests {
         assert!(text.contains("\"about\"") && text.contains("\"white\": \"right\""), "{text}");
         assert!(text.contains("\"corners\": [[10, 10], [110, 12], [108, 111], [9, 109]],"), "{text}");
         assert_eq!(Calibration::load(&path).unwrap(), cal);
+        assert_eq!(load_calibration(&path).unwrap(), g);
+        // The least a file may hold: the contract's line.
+        std::fs::write(&path, r#"{"corners":[[10,10],[110,12],[108,111],[9,109]],"white":"right","note":"by hand"}"#).unwrap();
         assert_eq!(load_calibration(&path).unwrap(), g);
         std::fs::remove_dir_all(&dir).ok();
     }
