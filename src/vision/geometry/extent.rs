@@ -264,8 +264,9 @@ pub fn pieces(s: &Sampler, h: &Homography, e: &Extent) -> Pieces {
     let (w_occ, w_sum) = band(high);
     let (b_occ, b_sum) = band(!high);
     let other = moment[1 - axis].abs();
-    // Thresholds from the evidence of full boards (moment 6–80, ends differing by 2.4–28)
-    // against a king and a pawn each with a hand over the board (moment ~1, ~1.2).
-    let seen = w_occ >= 3 && b_occ >= 3 && w_sum - b_sum > 1.5 && moment[axis].abs() > 4.0 && moment[axis].abs() > 1.5 * other;
+    // Thresholds from the evidence of full boards (moment 6–80, ends differing by 2.4–28,
+    // 8–16 occupied squares an end) against a king and a pawn or two with a hand over the
+    // board (moment up to 5.3, 3–5 squares an end that differ from their corners).
+    let seen = w_occ >= 5 && b_occ >= 5 && w_sum - b_sum > 2.0 && moment[axis].abs() > 5.0 && moment[axis].abs() > 1.5 * other;
     Pieces { white_edge, seen }
 }
