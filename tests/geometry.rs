@@ -17,7 +17,8 @@ use touchmove::sim::breaches::BreachKind;
 use touchmove::sim::timeline;
 use touchmove::types::{BoardGeometry, ImageSide};
 use touchmove::vision::VisionError;
-use touchmove::vision::geometry::{BoardMap, fit_score, find_board, load_calibration, locate_board, rectify};
+use touchmove::source::{self, SourceSpec};
+use touchmove::vision::geometry::{BoardMap, FIT_SCORE_LOST, fit_score, find_board, load_calibration, locate_board, rectify};
 
 fn real(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real").join(rel)
@@ -254,6 +255,32 @@ fn fit_score_tells_a_fitting_grid_from_a_moved_one() {
         assert!(half < 0.3 && turned < 0.4, "seed {seed}");
         assert!(one < 0.0, "seed {seed}");
     }
+}
+
+/// Real clips, the geometry found in the first frame checked every tenth frame after:
+/// `video/play-chess-with-a-webcam/scholarsmate.avi` (a whole game, arms over the board) keeps
+/// scoring above [`FIT_SCORE_LOST`]; `baxter.avi` (a robot arm moves the board early on) drops
+/// below it, and the board is then found again where it now is, with a fitting grid.
+#[test]
+fn fit_score_notices_a_moved_board_on_real_footage() {
+    let frames = |rel: &str| {
+        let spec = SourceSpec::File(real(rel));
+        source::open(&spec).unwrap_or_else(|e| panic!("{rel}: {e}")).filter_map(|f| f.ok()).filter(|f| f.index % 10 == 0)
+    };
+    let mut game = frames("video/play-chess-with-a-webcam/scholarsmate.avi");
+    let g = find_board(&game.next().unwrap().image).unwrap();
+    let scores: Vec<f64> = game.map(|f| fit_score(&f.image, &g)).collect();
+    let low = scores.iter().cloned().fold(f64::INFINITY, f64::min);
+    println!("scholarsmate.avi: {} frames checked, lowest fit {low:.2}", scores.len());
+    assert!(scores.len() > 30 && low > FIT_SCORE_LOST + 0.2, "{scores:.2?}");
+
+    let mut robot = frames("video/play-chess-with-a-webcam/baxter.avi");
+    let g = find_board(&robot.next().unwrap().image).unwrap();
+    let moved = robot.take(20).find(|f| fit_score(&f.image, &g) < FIT_SCORE_LOST).expect("the board moves within 200 frames");
+    let again = find_board(&moved.image).unwrap();
+    let (old, new) = (fit_score(&moved.image, &g), fit_score(&moved.image, &again));
+    println!("baxter.avi: frame {} fits the first frame's grid at {old:.2}, the grid found again at {new:.2}", moved.index);
+    assert!(new > 0.6, "{new:.2}");
 }
 
 /// The top-down board of the initial position (rendered, seed 2, before any hand comes): a8 at

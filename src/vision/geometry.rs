@@ -2,9 +2,9 @@
 //! whether h1 is a light square (7.2.2).
 //!
 //! [`find_board`] works on a frame with pieces (and hands) on the board, from overhead or at
-//! an angle: X-corners where four squares meet ([`corners`]), the lattice through most of
-//! them ([`lattice`]), then the 8×8 block of that lattice that is the playing area, judged by
-//! the alternating colours and where the corners lie ([`extent`]). White's edge comes from
+//! an angle: X-corners where four squares meet (`corners.rs`), the lattice through most of
+//! them (`lattice.rs`), then the 8×8 block of that lattice that is the playing area, judged by
+//! the alternating colours and where the corners lie (`extent.rs`). White's edge comes from
 //! which end of the board holds the lighter pieces. [`fit_score`] says cheaply whether a
 //! geometry still fits a later frame, so the pipeline can notice a bumped camera or board and
 //! find it again. [`rectify`] gives the top-down board.
@@ -275,10 +275,14 @@ fn luma_at(data: &[u8], w: usize, h: usize, p: [f64; 2]) -> Option<f64> {
     Some(top * (1.0 - fy) + bottom * fy)
 }
 
+/// Below this [`fit_score`] the grid no longer fits: the camera or the board has moved. On
+/// real games a fitting grid scored 0.61–0.89 with arms over the board, a moved board −0.25–0.10.
+pub const FIT_SCORE_LOST: f64 = 0.3;
+
 /// How well the geometry's grid still fits a frame: about 1 when every square shows where it
 /// should with its colour, about 0 when the grid is off by half a square or more, negative
 /// when light and dark are swapped (off by one square). Pieces and hands lower it somewhat; a
-/// moved camera or board drops it to near zero. Reads ~650 pixels, so it costs microseconds.
+/// moved camera or board drops it below [`FIT_SCORE_LOST`]. Reads ~650 pixels (~30 µs).
 /// An unusable image or geometry scores 0.
 pub fn fit_score(image: &Mat, g: &BoardGeometry) -> f64 {
     fit_score_inner(image, g).unwrap_or(0.0)
