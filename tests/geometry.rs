@@ -110,6 +110,25 @@ fn webcam_photos_all_thirteen_boards_within_half_a_square() {
     println!("worst corner: {worst:.2} square");
 }
 
+/// A board set up wrongly (7.2.2) looks, to the camera, like a correct one seen in a mirror:
+/// `stills/play-chess-with-a-webcam/chessBoard003.jpg` (White at the top) and the first frame of
+/// `video/play-chess-with-a-webcam/scholarsmate.avi` (White on the right), flipped left to
+/// right. Expected: White's edge still seen from the pieces (top; now left) and h1 dark.
+#[test]
+fn a_board_with_h1_dark_is_reported_as_such() {
+    for (name, img, edge) in [
+        ("chessBoard003.jpg", read_image(&real("stills/play-chess-with-a-webcam/chessBoard003.jpg")), ImageSide::Top),
+        ("scholarsmate.avi", first_frame(&real("video/play-chess-with-a-webcam/scholarsmate.avi")), ImageSide::Left),
+    ] {
+        let mut flipped = Mat::default();
+        core::flip(&img, &mut flipped, 1).unwrap();
+        let found = locate_board(&flipped).unwrap();
+        assert!(found.white_seen, "{name}");
+        assert_eq!(found.geometry.white, edge, "{name}");
+        assert!(!found.geometry.h1_light, "{name}: h1 is dark in the mirror image");
+    }
+}
+
 /// `video/`: the first frame of each clip. The corners were read by eye off enlarged crops of
 /// that frame (where a piece hides one, along the board's visible edges); for the clips cropped
 /// to the board they come from the inner grid lines extended, which put the playing area's
@@ -145,6 +164,41 @@ fn video_clips_board_found_in_every_one() {
             None => assert!(!found.white_seen, "{file}: empty, no side seen"),
         }
     }
+}
+
+/// More real boards, beyond the list: `stills/chess-ray-vision/originals/` (13 phone
+/// photos, 4032×3024, slightly angled, green roll-up board; White's edge by eye: top, or right
+/// for img05, 06, 08, 09 and 12) and every fourth frame of `stills/bgu-per-frame-games/` games 2
+/// and 7 (480×480, already straightened to the board, White at the bottom). Expected: the board
+/// in every one; the straightened frames' corners within a quarter of a square of the frame's;
+/// White's edge right wherever it is reported as seen, and seen on every phone photo.
+#[test]
+fn phone_photos_and_straightened_game_frames() {
+    let dir = real("stills/chess-ray-vision/originals");
+    for k in 1..=13 {
+        let name = format!("img{k:02}.jpeg");
+        let found = locate_board(&read_image(&dir.join(&name))).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let want = if [5, 6, 8, 9, 12].contains(&k) { ImageSide::Right } else { ImageSide::Top };
+        assert!(found.white_seen && found.geometry.white == want && found.geometry.h1_light, "{name}: {found:?}");
+    }
+    let frame = [[0.0, 0.0], [480.0, 0.0], [480.0, 480.0], [0.0, 480.0]];
+    let (mut n, mut seen) = (0, 0);
+    for game in ["game2", "game7"] {
+        let dir = real(&format!("stills/bgu-per-frame-games/{game}/tagged_images"));
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        for path in files.iter().step_by(4) {
+            let found = locate_board(&read_image(path)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let err = aligned_error(&found.geometry.corners, &frame);
+            assert!(err < 0.25, "{}: {err:.2}", path.display());
+            if found.white_seen {
+                assert_eq!(found.geometry.white, ImageSide::Bottom, "{}", path.display());
+                seen += 1;
+            }
+            n += 1;
+        }
+    }
+    println!("straightened frames: {n} boards found, White's edge seen on {seen}");
 }
 
 /// One frame of a staged scene under the camera and look drawn from `seed`: the first frame

@@ -34,8 +34,9 @@ const WORK_SIDE: f64 = 1000.0;
 /// Fewer lattice corners than this is not a board (a 8×8 board with pieces on its first and
 /// last two ranks still shows 7×3 inner corners).
 const MIN_GRID_CORNERS: usize = 12;
-/// Below this mean alternation (0…1) the chosen block is not a chessboard.
-const MIN_QUALITY: f64 = 0.25;
+/// Below this mean alternation the chosen block is not a chessboard (boards with pieces and
+/// hands measured 0.8–1.1 on real and rendered frames).
+const MIN_QUALITY: f64 = 0.5;
 
 /// What [`locate_board`] found, with how sure it is.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -46,7 +47,8 @@ pub struct BoardFind {
     /// which h1 is light, nearer the bottom of the image (else the right), and
     /// `geometry.h1_light` is true by that choice.
     pub white_seen: bool,
-    /// How clearly the squares alternate (0…1; a clean empty board ~0.9).
+    /// How clearly the squares alternate along rows and columns (about 1 for a clean board,
+    /// 0.8 with pieces and arms; a little over 1 where the squares' contrast varies).
     pub quality: f64,
     /// How many grid corners the lattice was fitted through.
     pub grid_corners: usize,
@@ -98,15 +100,21 @@ pub fn locate_board(image: &Mat) -> Result<BoardFind, VisionError> {
     let mut gray = Mat::default();
     imgproc::cvt_color(&small, &mut gray, imgproc::COLOR_BGR2GRAY, 0)?;
     let pts = corners::detect(&gray, 400)?;
-    let lat = lattice::find(&pts, MIN_GRID_CORNERS)
-        .ok_or_else(|| VisionError::NoBoard(format!(" (no grid of square corners among {} corner candidates)", pts.len())))?;
+    let lattices = lattice::find(&pts, MIN_GRID_CORNERS);
+    if lattices.is_empty() {
+        return Err(VisionError::NoBoard(format!(" (no grid of square corners among {} corner candidates)", pts.len())));
+    }
 
     let mut f32img = Mat::default();
     small.convert_to(&mut f32img, core::CV_32FC3, 1.0, 0.0)?;
     let mut blurred = Mat::default();
     imgproc::gaussian_blur(&f32img, &mut blurred, Size::new(0, 0), 1.5, 1.5, core::BORDER_REFLECT)?;
     let sampler = Sampler { data: blurred.data_typed::<core::Vec3f>()?, w: blurred.cols() as usize, h: blurred.rows() as usize };
-    let ext = extent::choose(&sampler, &lat).ok_or_else(|| VisionError::NoBoard(" (the grid's squares do not alternate light and dark)".into()))?;
+    let (lat, ext) = lattices
+        .into_iter()
+        .filter_map(|l| extent::choose(&sampler, &l).map(|e| (l, e)))
+        .max_by(|a, b| a.1.quality.total_cmp(&b.1.quality))
+        .ok_or_else(|| VisionError::NoBoard(" (the grid's squares do not alternate light and dark)".into()))?;
     if ext.quality < MIN_QUALITY {
         return Err(VisionError::NoBoard(format!(" (the best 8×8 block alternates too weakly: {:.2})", ext.quality)));
     }
@@ -138,7 +146,11 @@ pub fn locate_board(image: &Mat) -> Result<BoardFind, VisionError> {
         let (a1, h1) = if on_left(a) >= on_left(b) { (a, b) } else { (b, a) };
         ([across(a1), across(h1), h1, a1], image_side(mid, centre))
     };
-    let edge = if pieces.seen {
+    // Boards are nearly always set up with h1 light (7.2.2): pieces that put White where h1
+    // would be dark count only when they show it beyond doubt (an initial position does; a
+    // middlegame with an arm across it may not).
+    let white_seen = pieces.seen && (pieces.strong || light_at(arrange(pieces.white_edge).0[2]));
+    let edge = if white_seen {
         pieces.white_edge
     } else {
         // No side from the pieces: of the two edges that put a light square at White's right,
@@ -153,7 +165,7 @@ pub fn locate_board(image: &Mat) -> Result<BoardFind, VisionError> {
     };
     let (order, white) = arrange(edge);
     let geometry = BoardGeometry { corners: order.map(|c| quad[c]), white, h1_light: light_at(order[2]) };
-    Ok(BoardFind { geometry, white_seen: pieces.seen, quality: ext.quality, grid_corners: lat.nodes.len() })
+    Ok(BoardFind { geometry, white_seen, quality: ext.quality, grid_corners: lat.nodes.len() })
 }
 
 /// The image edge a board edge faces, seen from the board's centre.

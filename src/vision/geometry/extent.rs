@@ -82,6 +82,8 @@ pub fn tone(c: [f64; 3], light: [f64; 3], dark: [f64; 3]) -> f64 {
     ((c[0] - dark[0]) * axis[0] + (c[1] - dark[1]) * axis[1] + (c[2] - dark[2]) * axis[2]) / n2
 }
 
+/// The block of the lattice that is the playing area; `None` when the lattice's squares do
+/// not show two colours (no board, or not enough of one to tell).
 pub fn choose(s: &Sampler, lat: &Lattice) -> Option<Extent> {
     let (mut imin, mut jmin, mut imax, mut jmax) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
     for n in &lat.nodes {
@@ -144,7 +146,8 @@ pub fn choose(s: &Sampler, lat: &Lattice) -> Option<Extent> {
     let tones = |v: &Vec<[Option<[f64; 3]>; 4]>| -> Vec<[f64; 4]> { v.iter().map(|c| c.map(|x| x.map_or(f64::NAN, |x| tone(x, light, dark)))).collect() };
     let (tu, tv) = (tones(&col_u), tones(&col_v));
     let sign = |a: usize, b: usize| if parity(ib + a as i32, jb + b as i32) == light_parity { 1.0 } else { -1.0 };
-    // Signed step from one square to the next along u (du) and along v (dv), per corner.
+    // The step from one square to the next along u (du) and v (dv), at each sample point:
+    // positive where the square that should be the lighter one is.
     let step = |x: [f64; 4], y: [f64; 4], sg: f64| -> [f64; 4] {
         let mut o = [0.0; 4];
         for k in 0..4 {
@@ -216,14 +219,22 @@ pub fn choose(s: &Sampler, lat: &Lattice) -> Option<Extent> {
 pub struct Pieces {
     pub white_edge: usize,
     pub seen: bool,
+    /// Seen beyond doubt: strong enough to stand against h1's colour.
+    pub strong: bool,
 }
 
 /// Each square's middle compared with its own corners: brighter where a light piece stands,
 /// darker under a dark one, ~0 when empty. Comparing with the same square's corners rather
 /// than with fixed colours keeps shading and light pieces that are darker than light squares
 /// (varnished wood on white paper) from confusing it; only which end is lighter matters.
+/// Brightness, not the board's own colour axis: beige pieces on a cream and grey board lie
+/// off that axis, where they would read as dark.
 pub fn pieces(s: &Sampler, h: &Homography, e: &Extent) -> Pieces {
     const MID: [f64; 3] = [0.3, 0.5, 0.7];
+    let luma = |c: [f64; 3]| 0.114 * c[0] + 0.587 * c[1] + 0.299 * c[2];
+    let (light, dark) = (luma(e.light), luma(e.dark));
+    let span = (light - dark).abs().max(10.0);
+    let tone = |c: [f64; 3], _: [f64; 3], _: [f64; 3]| (luma(c) - dark) / span;
     let mut con = [[0.0f64; 8]; 8];
     for (a, row) in con.iter_mut().enumerate() {
         for (b, c) in row.iter_mut().enumerate() {
@@ -233,40 +244,41 @@ pub fn pieces(s: &Sampler, h: &Homography, e: &Extent) -> Pieces {
             if mid.is_empty() || corners.is_empty() {
                 continue;
             }
-            *c = mid.iter().sum::<f64>() / mid.len() as f64 - median(&mut corners);
+            // The piece's own pixels only (those unlike the square), so a big light piece and
+            // a small dark one weigh by their colour, not their size.
+            let square = median(&mut corners);
+            let piece: Vec<f64> = mid.iter().map(|t| t - square).filter(|d| d.abs() > 0.25).collect();
+            if piece.len() >= 2 {
+                *c = piece.iter().sum::<f64>() / piece.len() as f64;
+            }
         }
     }
-    let mut moment = [0.0; 2];
-    for (a, row) in con.iter().enumerate() {
-        for (b, &c) in row.iter().enumerate() {
-            moment[0] += c * (a as f64 - 3.5);
-            moment[1] += c * (b as f64 - 3.5);
-        }
-    }
-    let axis = if moment[0].abs() >= moment[1].abs() { 0 } else { 1 };
-    let high = moment[axis] > 0.0;
-    let white_edge = axis * 2 + usize::from(high);
-    // The two ranks at each end: both must hold pieces (squares that differ from their own
-    // corners) and the white end must be the lighter one, or the side is a guess.
-    let band = |near_high: bool| -> (usize, f64) {
-        let ks: [usize; 2] = if near_high { [6, 7] } else { [0, 1] };
-        let mut occupied = 0;
-        let mut sum = 0.0;
+    // The two ranks at each end of an axis: their sum, and how many squares differ from their
+    // own corners (hold something). Ends hold as many light as dark squares, so that pieces
+    // stand out more on one colour than on the other does not tilt the comparison.
+    let band = |axis: usize, high: bool| -> (usize, f64) {
+        let ks: [usize; 2] = if high { [6, 7] } else { [0, 1] };
+        let (mut occupied, mut sum) = (0, 0.0);
         for &k in &ks {
             for (m, row) in con.iter().enumerate() {
                 let c = if axis == 0 { con[k][m] } else { row[k] };
-                occupied += usize::from(c.abs() > 0.15);
+                occupied += usize::from(c != 0.0);
                 sum += c;
             }
         }
         (occupied, sum)
     };
-    let (w_occ, w_sum) = band(high);
-    let (b_occ, b_sum) = band(!high);
-    let other = moment[1 - axis].abs();
-    // Thresholds from the evidence of full boards (moment 6–80, ends differing by 2.4–28,
-    // 8–16 occupied squares an end) against a king and a pawn or two with a hand over the
-    // board (moment up to 5.3, 3–5 squares an end that differ from their corners).
-    let seen = w_occ >= 5 && b_occ >= 5 && w_sum - b_sum > 2.0 && moment[axis].abs() > 5.0 && moment[axis].abs() > 1.5 * other;
-    Pieces { white_edge, seen }
+    let lean = [0, 1].map(|axis| band(axis, true).1 - band(axis, false).1);
+    let axis = if lean[0].abs() >= lean[1].abs() { 0 } else { 1 };
+    let high = lean[axis] > 0.0;
+    let white_edge = axis * 2 + usize::from(high);
+    let ((w_occ, _), (b_occ, _)) = (band(axis, high), band(axis, !high));
+    // Both ends must hold pieces and one be clearly the lighter, or the side is a guess.
+    // Thresholds from full boards (the lighter end 2.4–28 ahead, 8–16 squares occupied an end)
+    // against a king and a pawn or two with a hand over the board (3–5 squares an end).
+    let seen = w_occ >= 5 && b_occ >= 5 && lean[axis].abs() > 2.0 && lean[axis].abs() > 1.5 * lean[1 - axis].abs();
+    // Evidence as strong as a set-up board's (the full ends of the initial position lean 12–30,
+    // three times the other axis or more): enough to report a board set up wrongly.
+    let strong = seen && lean[axis].abs() > 6.0 && lean[axis].abs() > 3.0 * lean[1 - axis].abs();
+    Pieces { white_edge, seen, strong }
 }

@@ -16,6 +16,10 @@ pub struct Lattice {
     pub nodes: Vec<[i32; 2]>,
 }
 
+/// An index-2 sublattice: the parity that tells its cosets apart, its basis in the lattice's
+/// coordinates (m0 m1 and m2 m3), and a node of its other coset.
+type Sublattice = (fn([i32; 2]) -> i32, [f64; 4], [f64; 2]);
+
 /// Lattice nodes and the index of the corner on each.
 type Inliers = Vec<([i32; 2], usize)>;
 
@@ -70,11 +74,12 @@ fn grow(start: Homography, pts: &[[f64; 2]]) -> Option<(Homography, Inliers)> {
     (inl.len() >= 6).then_some((h, inl))
 }
 
-/// The lattice through the most corners, if any gathers at least `min_nodes`.
-pub fn find(pts: &[[f64; 2]], min_nodes: usize) -> Option<Lattice> {
+/// The lattice through the most corners, if any gathers at least `min_nodes`, then any
+/// sparser lattice that may be the board's instead (see below); empty when none is found.
+pub fn find(pts: &[[f64; 2]], min_nodes: usize) -> Vec<Lattice> {
     let n = pts.len();
     if n < 9 {
-        return None;
+        return Vec::new();
     }
     const K: usize = 8;
     let k = K.min(n - 1);
@@ -115,8 +120,48 @@ pub fn find(pts: &[[f64; 2]], min_nodes: usize) -> Option<Lattice> {
             best = Some((h, inl));
         }
     }
-    let (h, inl) = best?;
-    (inl.len() >= min_nodes).then(|| Lattice { h, nodes: inl.iter().map(|x| x.0).collect() })
+    let Some((h, inl)) = best else { return Vec::new() };
+    if inl.len() < min_nodes {
+        return Vec::new();
+    }
+    // A lattice twice as dense as the board's (a square's half-diagonals as its sides, or half
+    // a square along one axis) holds every grid corner too, and gathers clutter at the squares'
+    // middles besides, so it can outscore the board's own. Its grid corners then crowd onto one
+    // coset of an index-2 sublattice: that sublattice is offered too, and the squares' colours
+    // decide (extent.rs).
+    let mut out = vec![Lattice { h, nodes: inl.iter().map(|x| x.0).collect() }];
+    let subs: [Sublattice; 3] = [
+        (|n| (n[0] + n[1]).rem_euclid(2), [1.0, 1.0, -1.0, 1.0], [1.0, 0.0]),
+        (|n| n[0].rem_euclid(2), [2.0, 0.0, 0.0, 1.0], [1.0, 0.0]),
+        (|n| n[1].rem_euclid(2), [1.0, 0.0, 0.0, 2.0], [0.0, 1.0]),
+    ];
+    for (parity, m, other) in subs {
+        let odd = inl.iter().filter(|x| parity(x.0) == 1).count();
+        let o = if odd * 3 >= inl.len() * 2 {
+            other
+        } else if (inl.len() - odd) * 3 >= inl.len() * 2 {
+            [0.0, 0.0]
+        } else {
+            continue;
+        };
+        // New coordinates (p, q) ↦ old o + (m0·p + m2·q, m1·p + m3·q).
+        let e = &h.0;
+        let sub = Homography([
+            e[0] * m[0] + e[1] * m[1],
+            e[0] * m[2] + e[1] * m[3],
+            e[0] * o[0] + e[1] * o[1] + e[2],
+            e[3] * m[0] + e[4] * m[1],
+            e[3] * m[2] + e[4] * m[3],
+            e[3] * o[0] + e[4] * o[1] + e[5],
+            e[6] * m[0] + e[7] * m[1],
+            e[6] * m[2] + e[7] * m[3],
+            e[6] * o[0] + e[7] * o[1] + e[8],
+        ]);
+        if let Some((h, inl)) = grow(sub, pts).filter(|g| g.1.len() >= min_nodes) {
+            out.push(Lattice { h, nodes: inl.iter().map(|x| x.0).collect() });
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -136,7 +181,7 @@ mod tests {
         for k in 0..25 {
             pts.push([13.0 + 37.3 * k as f64 % 500.0, 7.0 + 53.1 * (k * k) as f64 % 400.0]);
         }
-        let lat = find(&pts, 12).unwrap();
+        let lat = find(&pts, 12).into_iter().next().unwrap();
         assert!(lat.nodes.len() >= 21, "{}", lat.nodes.len());
         let inv = lat.h.inverse().unwrap();
         // Any lattice of the same points will do: nodes must land on integers consistently.
