@@ -1,0 +1,263 @@
+//! Reading the squares of a rectified board (a8 top-left, the playing area filling the image):
+//! for each square, empty / white / black or occluded, with a confidence.
+//!
+//! Every board and set looks different (wood or vinyl, light or dark pieces, warm or cold
+//! light), so nothing here is tuned to one look: [`SquareReader::learn`] fits a small
+//! classifier to the board it is shown in a known position (the initial position gives 16
+//! examples of each of empty, white and black on both light and dark squares), and
+//! [`SquareReader::adapt`] keeps it in step with the light from readings it is sure of. The
+//! measurements it classifies (`features`) are taken relative to the board's own colour,
+//! re-estimated in every frame, so that a passing shadow or a drifting white balance moves
+//! them little. A square whose numbers fit none of the three looks (an arm, a sleeve, a hand
+//! hovering) is reported occluded rather than forced into one.
+
+mod features;
+mod straight;
+
+use opencv::core::{Mat, Point2f, Scalar, Size, Vector};
+use opencv::imgproc;
+use shakmaty::{Board, Color, Square};
+
+pub use features::CELL;
+use features::{COLOUR, Frame, NF, PRESENCE, core_mask, is_light, measure};
+pub use straight::{Straightened, find_straightened};
+
+use crate::types::{SquareObs, SquareState};
+use crate::vision::VisionError;
+
+/// The three looks a square can have, in the order of the class table.
+const LOOKS: [SquareState; 3] = [SquareState::Empty, SquareState::White, SquareState::Black];
+
+/// The least spread each feature is given, whatever the learning frame showed: a look seen in
+/// 16 clean squares of one frame varies more over a game (light, pieces set off-centre).
+const FLOOR: [f32; NF] = [0.08, 0.08, 0.08, 0.08, 0.04, 0.08, 0.08, 0.08, 0.12, 0.1];
+
+/// How far (squared Mahalanobis distance, beyond what a square of that look typically shows)
+/// a square may be from every look before it counts as hidden.
+const OCCLUDED_BEYOND: f32 = 20.0;
+
+/// How fast confident readings pull the looks along (per frame).
+const ADAPT_RATE: f32 = 0.1;
+/// Readings at least this sure move the looks.
+const ADAPT_CONFIDENCE: f32 = 0.9;
+
+/// What this board and this set look like, learned from a known position.
+#[derive(Debug, Clone)]
+pub struct SquareReader {
+    /// Mean features per square colour (dark, light) and look (empty, white, black).
+    means: [[[f32; NF]; 3]; 2],
+    /// Inverse covariances (pooled over looks, floored) of the presence features and, over
+    /// white and black, of the colour features.
+    presence: [[f32; 7]; 7],
+    colour: [[f32; 3]; 3],
+    core: Vec<bool>,
+}
+
+/// One frame's reading with the measurements behind it, so that adapting costs nothing extra.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    /// 64 squares, a1 first.
+    pub squares: Vec<SquareObs>,
+    features: Vec<Option<[f32; NF]>>,
+}
+
+fn look_of(board: &Board, sq: usize) -> usize {
+    match board.piece_at(Square::new(sq as u32)) {
+        None => 0,
+        Some(p) if p.color == Color::White => 1,
+        Some(_) => 2,
+    }
+}
+
+fn invert<const N: usize>(m: [[f64; N]; N]) -> Option<[[f64; N]; N]> {
+    let mut a = m;
+    let mut inv: [[f64; N]; N] = std::array::from_fn(|i| std::array::from_fn(|j| (i == j) as u8 as f64));
+    for col in 0..N {
+        let pivot = (col..N).max_by(|&p, &q| a[p][col].abs().total_cmp(&a[q][col].abs()))?;
+        if a[pivot][col].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(col, pivot);
+        inv.swap(col, pivot);
+        let d = a[col][col];
+        for k in 0..N {
+            a[col][k] /= d;
+            inv[col][k] /= d;
+        }
+        for r in 0..N {
+            if r != col {
+                let f = a[r][col];
+                for k in 0..N {
+                    a[r][k] -= f * a[col][k];
+                    inv[r][k] -= f * inv[col][k];
+                }
+            }
+        }
+    }
+    Some(inv)
+}
+
+/// Inverse of the covariance of the chosen features over the squares of the chosen looks, each
+/// about its own look's mean; shrunk towards the diagonal (16 examples a look cannot pin down
+/// every correlation) and floored.
+fn pooled_inverse<const N: usize>(
+    feats: &[Option<[f32; NF]>],
+    looks: &[usize],
+    means: &[[[f64; NF]; 3]; 2],
+    pick: [usize; N],
+    keep: impl Fn(usize) -> bool,
+) -> Option<[[f32; N]; N]> {
+    let mut cov = [[0.0f64; N]; N];
+    let mut n = 0usize;
+    for (sq, f) in feats.iter().enumerate() {
+        let Some(f) = f else { continue };
+        if !keep(looks[sq]) {
+            continue;
+        }
+        let m = &means[is_light(sq) as usize][looks[sq]];
+        for (i, &a) in pick.iter().enumerate() {
+            for (j, &b) in pick.iter().enumerate() {
+                cov[i][j] += (f[a] as f64 - m[a]) * (f[b] as f64 - m[b]);
+            }
+        }
+        n += 1;
+    }
+    let dof = n.saturating_sub(6).max(1) as f64;
+    for i in 0..N {
+        for j in 0..N {
+            cov[i][j] = cov[i][j] / dof * if i == j { 1.0 } else { 0.6 };
+        }
+        cov[i][i] += (FLOOR[pick[i]] as f64).powi(2);
+    }
+    invert(cov).map(|m| m.map(|r| r.map(|v| v as f32)))
+}
+
+fn quadratic<const N: usize>(icov: &[[f32; N]; N], d: [f32; N]) -> f32 {
+    (0..N).map(|i| d[i] * (0..N).map(|j| icov[i][j] * d[j]).sum::<f32>()).sum()
+}
+
+impl SquareReader {
+    /// Learns this board's look from a rectified frame of it showing `known` (normally the
+    /// initial position). Every look must be present on both square colours, twice at least.
+    pub fn learn(rectified: &Mat, known: &Board) -> Result<SquareReader, VisionError> {
+        let core = core_mask();
+        let feats = measure(&Frame::new(rectified)?, &core);
+        let mut sums = [[[0.0f64; NF]; 3]; 2];
+        let mut counts = [[0usize; 3]; 2];
+        for (sq, f) in feats.iter().enumerate() {
+            let Some(f) = f else { continue };
+            let (c, k) = (is_light(sq) as usize, look_of(known, sq));
+            counts[c][k] += 1;
+            for i in 0..NF {
+                sums[c][k][i] += f[i] as f64;
+            }
+        }
+        for (c, name) in [(0, "dark"), (1, "light")] {
+            for (k, look) in ["empty", "white", "black"].iter().enumerate() {
+                if counts[c][k] < 2 {
+                    return Err(VisionError::Invalid(format!(
+                        "cannot learn the board's look: the known position shows {} {look} {name} square(s) in the image, at least 2 are needed",
+                        counts[c][k]
+                    )));
+                }
+            }
+        }
+        let means: [[[f64; NF]; 3]; 2] = std::array::from_fn(|c| std::array::from_fn(|k| sums[c][k].map(|s| s / counts[c][k] as f64)));
+        let looks: Vec<usize> = (0..64).map(|sq| look_of(known, sq)).collect();
+        let degenerate = || VisionError::Invalid("cannot learn the board's look: its measurements are degenerate".into());
+        let presence = pooled_inverse(&feats, &looks, &means, PRESENCE, |_| true).ok_or_else(degenerate)?;
+        let colour = pooled_inverse(&feats, &looks, &means, COLOUR, |k| k > 0).ok_or_else(degenerate)?;
+        Ok(SquareReader { means: means.map(|c| c.map(|k| k.map(|v| v as f32))), presence, colour, core })
+    }
+
+    /// Squared distance of a square's numbers from a look, less what a square of that look
+    /// typically shows. An empty square has no colour of its own: only its presence features
+    /// count, so the top of a neighbour leaning in does not make it look odd.
+    fn distance(&self, f: &[f32; NF], light: bool, look: usize) -> f32 {
+        let m = &self.means[light as usize][look];
+        let presence = quadratic(&self.presence, PRESENCE.map(|i| f[i] - m[i])) - PRESENCE.len() as f32;
+        if look == 0 {
+            return presence;
+        }
+        presence + quadratic(&self.colour, COLOUR.map(|i| f[i] - m[i])) - COLOUR.len() as f32
+    }
+
+    fn classify(&self, sq: usize, f: Option<&[f32; NF]>) -> SquareObs {
+        let Some(f) = f else { return SquareObs::OCCLUDED };
+        let d: [f32; 3] = std::array::from_fn(|k| self.distance(f, is_light(sq), k));
+        let best = (0..3).min_by(|&a, &b| d[a].total_cmp(&d[b])).unwrap_or(0);
+        if d[best] > OCCLUDED_BEYOND {
+            let confidence = (0.5 + (d[best] - OCCLUDED_BEYOND) / (2.0 * OCCLUDED_BEYOND)).min(1.0);
+            return SquareObs { state: SquareState::Occluded, confidence, role: None };
+        }
+        // Posterior among the three looks, lowered as the square drifts towards "none of them".
+        let p: f32 = 1.0 / d.iter().map(|&x| (-(x - d[best]) / 2.0).exp()).sum::<f32>();
+        let fit = ((OCCLUDED_BEYOND - d[best]) / OCCLUDED_BEYOND).clamp(0.0, 1.0);
+        SquareObs { state: LOOKS[best], confidence: p * (0.5 + 0.5 * fit), role: None }
+    }
+
+    /// Reads the 64 squares (a1 first) of a rectified frame, with what it measured.
+    pub fn analyse(&self, rectified: &Mat) -> Result<Reading, VisionError> {
+        let features = measure(&Frame::new(rectified)?, &self.core);
+        let squares = features.iter().enumerate().map(|(sq, f)| self.classify(sq, f.as_ref())).collect();
+        Ok(Reading { squares, features })
+    }
+
+    /// Reads the 64 squares (a1 first) of a rectified frame.
+    pub fn read(&self, rectified: &Mat) -> Result<Vec<SquareObs>, VisionError> {
+        Ok(self.analyse(rectified)?.squares)
+    }
+
+    /// Moves the learned looks towards this frame's squares where `confident` (64, a1 first:
+    /// the reading itself, or a board the caller knows) is sure of them; occluded and unsure
+    /// squares teach nothing.
+    pub fn adapt(&mut self, rectified: &Mat, confident: &[SquareObs]) -> Result<(), VisionError> {
+        let reading = self.analyse(rectified)?;
+        self.adapt_reading(&reading, confident);
+        Ok(())
+    }
+
+    /// [`adapt`](Self::adapt) from a reading already made of the frame.
+    pub fn adapt_reading(&mut self, reading: &Reading, confident: &[SquareObs]) {
+        for (sq, (obs, f)) in confident.iter().zip(&reading.features).enumerate().take(64) {
+            let (Some(f), Some(k)) = (f, LOOKS.iter().position(|&s| s == obs.state)) else { continue };
+            if obs.confidence < ADAPT_CONFIDENCE {
+                continue;
+            }
+            // A square far from its look (yet under the occlusion line) is more likely odd than
+            // typical: it would drag the look towards hands.
+            if self.distance(f, is_light(sq), k) > OCCLUDED_BEYOND / 2.0 {
+                continue;
+            }
+            let m = &mut self.means[is_light(sq) as usize][k];
+            for i in 0..NF {
+                m[i] += ADAPT_RATE * (f[i] - m[i]);
+            }
+        }
+    }
+
+    /// Reads a frame and adapts to it from its own confident squares: the usual step when
+    /// frames of one game come in order.
+    pub fn read_adapting(&mut self, rectified: &Mat) -> Result<Vec<SquareObs>, VisionError> {
+        let reading = self.analyse(rectified)?;
+        let squares = reading.squares.clone();
+        self.adapt_reading(&reading, &squares);
+        Ok(squares)
+    }
+}
+
+/// A top-down view of the board from its four corners in the image (a8, h8, h1, a1), a8 at the
+/// top-left, `px_per_square` pixels a square; where the image ends the view is black, which
+/// the reader takes as "no data". Stands in for `vision::geometry::rectify` until that lands.
+pub(crate) fn rectify(image: &Mat, corners: &[[f64; 2]; 4], px_per_square: i32) -> Result<Mat, VisionError> {
+    if corners.iter().flatten().any(|v| !v.is_finite()) {
+        return Err(VisionError::Invalid("board corners must be finite numbers".into()));
+    }
+    let s = (8 * px_per_square.max(1)) as f32;
+    let src: Vector<Point2f> = corners.iter().map(|p| Point2f::new(p[0] as f32, p[1] as f32)).collect();
+    let dst: Vector<Point2f> = [[0.0, 0.0], [s, 0.0], [s, s], [0.0, s]].iter().map(|p: &[f32; 2]| Point2f::new(p[0], p[1])).collect();
+    let m = imgproc::get_perspective_transform(&src, &dst, opencv::core::DECOMP_LU)?;
+    let mut out = Mat::default();
+    imgproc::warp_perspective(image, &mut out, &m, Size::new(s as i32, s as i32), imgproc::INTER_AREA, opencv::core::BORDER_CONSTANT, Scalar::all(0.0))?;
+    Ok(out)
+}
