@@ -139,3 +139,142 @@ fn bgu_games_2_and_7_read_within_one_percent() {
     assert_eq!(all.squares, 132 * 64);
     assert!(all.wrong * 100 <= all.squares, "{} wrong", all.wrong);
 }
+
+/// Rendered games under several cameras and looks (`random_look` seeds), each frame rectified
+/// with the scene's true corners: learned from the first frame, then read in order. Squares a
+/// hand hides (truth `visible` has `?`) are not counted as errors; most should read occluded.
+#[test]
+fn rendered_scenes_read_within_a_tenth_of_a_percent() {
+    use touchmove::sim::camera::Camera;
+    use touchmove::sim::render::Renderer;
+    use touchmove::sim::scenes::game_scene;
+    use touchmove::sim::timeline;
+    use touchmove::types::{Cell, Placement};
+
+    let line = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5"];
+    let (mut wrong, mut seen, mut seen_occluded, mut hidden, mut hidden_occluded) = (0, 0, 0, 0, 0);
+    for seed in [0u64, 3, 4, 6, 8, 10] {
+        let mut pos = shakmaty::Chess::default();
+        let moves: Vec<_> = line
+            .iter()
+            .map(|u| {
+                let m = u.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&pos).unwrap();
+                shakmaty::Position::play_unchecked(&mut pos, m);
+                m
+            })
+            .collect();
+        let mut scene = game_scene(&shakmaty::Chess::default(), &moves, seed);
+        scene.camera.width = 640;
+        scene.camera.height = 360;
+        let tl = timeline::run(&scene).unwrap();
+        let cam = Camera::new(&scene.camera);
+        let corners = cam.board_corners();
+        let mut renderer = Renderer::new(cam, &scene.style, scene.seed).unwrap();
+        let mut reader: Option<SquareReader> = None;
+        let (mut w_seed, mut s_seed) = (0, 0);
+        for (i, world) in tl.frames.iter().enumerate().step_by(20) {
+            let (img, truth) = renderer.render(world).unwrap();
+            let rect = warp(&img, &corners);
+            let placement: Placement = truth.placement.parse().unwrap();
+            let visible: Placement = truth.visible.parse().unwrap();
+            if i == 0 {
+                let board = Board::from_iter(Square::ALL.iter().filter_map(|&sq| match placement.cell(sq) {
+                    Cell::Piece(p) => Some((sq, p)),
+                    _ => None,
+                }));
+                reader = Some(SquareReader::learn(&rect, &board).unwrap());
+            }
+            let read = reader.as_mut().unwrap().read_adapting(&rect).unwrap();
+            for sq in Square::ALL {
+                let obs = read[usize::from(sq)];
+                let want = match placement.cell(sq) {
+                    Cell::Piece(p) if p.color == Color::White => SquareState::White,
+                    Cell::Piece(_) => SquareState::Black,
+                    _ => SquareState::Empty,
+                };
+                if visible.cell(sq) == Cell::Unknown {
+                    hidden += 1;
+                    hidden_occluded += (obs.state == SquareState::Occluded) as usize;
+                } else {
+                    seen += 1;
+                    s_seed += 1;
+                    match obs.state {
+                        SquareState::Occluded => seen_occluded += 1,
+                        s if s != want => {
+                            wrong += 1;
+                            w_seed += 1;
+                            println!("seed {seed} frame {i}: {sq} {want:?} read {s:?}");
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        println!("seed {seed}: {w_seed} of {s_seed} visible squares wrong");
+    }
+    println!(
+        "rendered: {wrong} of {seen} visible squares read wrong ({:.3} %), {seen_occluded} read occluded ({:.2} %); {hidden_occluded} of {hidden} hidden squares read occluded ({:.0} %)",
+        100.0 * wrong as f64 / seen as f64,
+        100.0 * seen_occluded as f64 / seen as f64,
+        100.0 * hidden_occluded as f64 / hidden.max(1) as f64
+    );
+    assert!(wrong * 1000 <= seen, "{wrong} of {seen}");
+    assert!(hidden_occluded * 2 > hidden, "{hidden_occluded} of {hidden} hidden squares occluded");
+}
+
+/// The board seen from above, a8 top-left, 48 pixels a square, from its corners at a8, h8, h1,
+/// a1 (as `vision::geometry::rectify` will do).
+fn warp(img: &Mat, corners: &[[f64; 2]; 4]) -> Mat {
+    use opencv::core::{Point2f, Scalar, Size, Vector};
+    use opencv::imgproc;
+    let s = 8.0 * 48.0;
+    let src: Vector<Point2f> = corners.iter().map(|p| Point2f::new(p[0] as f32, p[1] as f32)).collect();
+    let dst: Vector<Point2f> = [[0.0, 0.0], [s, 0.0], [s, s], [0.0, s]].iter().map(|p: &[f32; 2]| Point2f::new(p[0], p[1])).collect();
+    let m = imgproc::get_perspective_transform(&src, &dst, opencv::core::DECOMP_LU).unwrap();
+    let mut out = Mat::default();
+    imgproc::warp_perspective(img, &mut out, &m, Size::new(s as i32, s as i32), imgproc::INTER_AREA, opencv::core::BORDER_CONSTANT, Scalar::all(0.0)).unwrap();
+    out
+}
+
+fn chess_ray() -> Vec<(PathBuf, Board)> {
+    let dir = real("stills/chess-ray-vision");
+    let text = std::fs::read_to_string(dir.join("labels.csv")).unwrap();
+    text.lines()
+        .skip(1)
+        .filter(|l| l.starts_with("warped/"))
+        .map(|l| {
+            let (file, fen) = l.split_once(',').unwrap();
+            (dir.join(file), board_of(fen))
+        })
+        .collect()
+}
+
+/// The straightened phone photos: the grid is found in each, White's side from the one that
+/// shows the initial position (`img13`), which is also what the reader learns from; then every
+/// photo is read on its own (no adapting: they are not frames of one sequence).
+#[test]
+fn chess_ray_vision_photos_read_their_pattern() {
+    use touchmove::types::ImageSide;
+    use touchmove::vision::squares::{corners_with_white_at, find_straightened, initial_position_side};
+    let photos = chess_ray();
+    assert_eq!(photos.len(), 13);
+    let (first, initial) = photos.iter().find(|(p, _)| p.ends_with("img13.png")).unwrap();
+    assert_eq!(*initial, Board::default());
+    let img = load(first);
+    let grid = find_straightened(&img).unwrap().expect("a straightened board");
+    let side = initial_position_side(&warp(&img, &grid.corners)).unwrap();
+    assert_eq!(side, Some(ImageSide::Left), "White sits on the left in these photos");
+    let reader = SquareReader::learn(&warp(&img, &corners_with_white_at(ImageSide::Left, grid.corners)), initial).unwrap();
+    let mut t = Tally::default();
+    for (path, board) in &photos {
+        let img = load(path);
+        let grid = find_straightened(&img).unwrap().expect("a straightened board");
+        let read = reader.read(&warp(&img, &corners_with_white_at(ImageSide::Left, grid.corners))).unwrap();
+        let before = t.wrong + t.occluded;
+        t.add(&path.file_name().unwrap().to_string_lossy(), &read, board);
+        println!("{}: {} wrong or occluded", path.file_name().unwrap().to_string_lossy(), t.wrong + t.occluded - before);
+    }
+    t.report("chess-ray-vision warped");
+    println!("  confusions: {:?}", t.confusions);
+    assert!(t.wrong <= 3, "{} squares wrong", t.wrong);
+}

@@ -22,7 +22,7 @@ pub use features::CELL;
 use features::{COLOUR, Frame, NF, PRESENCE, core_mask, is_light, measure};
 pub use straight::{Straightened, find_straightened};
 
-use crate::types::{SquareObs, SquareState};
+use crate::types::{ImageSide, SquareObs, SquareState};
 use crate::vision::VisionError;
 
 /// The three looks a square can have, in the order of the class table.
@@ -30,7 +30,7 @@ const LOOKS: [SquareState; 3] = [SquareState::Empty, SquareState::White, SquareS
 
 /// The least spread each feature is given, whatever the learning frame showed: a look seen in
 /// 16 clean squares of one frame varies more over a game (light, pieces set off-centre).
-const FLOOR: [f32; NF] = [0.08, 0.08, 0.08, 0.08, 0.04, 0.08, 0.08, 0.08, 0.12, 0.1];
+const FLOOR: [f32; NF] = [0.08, 0.08, 0.08, 0.08, 0.04, 0.08, 0.08, 0.08, 0.12, 0.1, 0.05];
 
 /// How far (squared Mahalanobis distance, beyond what a square of that look typically shows)
 /// a square may be from every look before it counts as hidden.
@@ -46,9 +46,9 @@ const ADAPT_CONFIDENCE: f32 = 0.9;
 pub struct SquareReader {
     /// Mean features per square colour (dark, light) and look (empty, white, black).
     means: [[[f32; NF]; 3]; 2],
-    /// Inverse covariances (pooled over looks, floored) of the presence features and, over
-    /// white and black, of the colour features.
-    presence: [[f32; 7]; 7],
+    /// Inverse covariance of the presence features, pooled over all looks.
+    presence: [[f32; 8]; 8],
+    /// Inverse covariance of the colour features, pooled over white and black.
     colour: [[f32; 3]; 3],
     core: Vec<bool>,
 }
@@ -97,38 +97,39 @@ fn invert<const N: usize>(m: [[f64; N]; N]) -> Option<[[f64; N]; N]> {
     Some(inv)
 }
 
-/// Inverse of the covariance of the chosen features over the squares of the chosen looks, each
-/// about its own look's mean; shrunk towards the diagonal (16 examples a look cannot pin down
-/// every correlation) and floored.
-fn pooled_inverse<const N: usize>(
+/// Sum of outer products of the chosen features about their look's mean, over the squares
+/// `keep` picks; with how many there were.
+fn scatter<const N: usize>(
     feats: &[Option<[f32; NF]>],
     looks: &[usize],
     means: &[[[f64; NF]; 3]; 2],
     pick: [usize; N],
     keep: impl Fn(usize) -> bool,
-) -> Option<[[f32; N]; N]> {
-    let mut cov = [[0.0f64; N]; N];
+) -> ([[f64; N]; N], usize) {
+    let mut sum = [[0.0f64; N]; N];
     let mut n = 0usize;
     for (sq, f) in feats.iter().enumerate() {
         let Some(f) = f else { continue };
-        if !keep(looks[sq]) {
+        if !keep(sq) {
             continue;
         }
         let m = &means[is_light(sq) as usize][looks[sq]];
         for (i, &a) in pick.iter().enumerate() {
             for (j, &b) in pick.iter().enumerate() {
-                cov[i][j] += (f[a] as f64 - m[a]) * (f[b] as f64 - m[b]);
+                sum[i][j] += (f[a] as f64 - m[a]) * (f[b] as f64 - m[b]);
             }
         }
         n += 1;
     }
-    let dof = n.saturating_sub(6).max(1) as f64;
-    for i in 0..N {
-        for j in 0..N {
-            cov[i][j] = cov[i][j] / dof * if i == j { 1.0 } else { 0.6 };
-        }
-        cov[i][i] += (FLOOR[pick[i]] as f64).powi(2);
-    }
+    (sum, n)
+}
+
+/// Inverse of a covariance pooled over looks: its correlations shrunk towards none (16
+/// examples a look cannot pin down every one) and each spread floored.
+fn floored_inverse<const N: usize>(pooled: &[[f64; N]; N], pick: [usize; N]) -> Option<[[f32; N]; N]> {
+    let cov: [[f64; N]; N] = std::array::from_fn(|i| {
+        std::array::from_fn(|j| if i == j { pooled[i][i] + (FLOOR[pick[i]] as f64).powi(2) } else { 0.6 * pooled[i][j] })
+    });
     invert(cov).map(|m| m.map(|r| r.map(|v| v as f32)))
 }
 
@@ -165,21 +166,28 @@ impl SquareReader {
         let means: [[[f64; NF]; 3]; 2] = std::array::from_fn(|c| std::array::from_fn(|k| sums[c][k].map(|s| s / counts[c][k] as f64)));
         let looks: Vec<usize> = (0..64).map(|sq| look_of(known, sq)).collect();
         let degenerate = || VisionError::Invalid("cannot learn the board's look: its measurements are degenerate".into());
-        let presence = pooled_inverse(&feats, &looks, &means, PRESENCE, |_| true).ok_or_else(degenerate)?;
-        let colour = pooled_inverse(&feats, &looks, &means, COLOUR, |k| k > 0).ok_or_else(degenerate)?;
+        fn pooled<const N: usize>((sum, n): ([[f64; N]; N], usize)) -> [[f64; N]; N] {
+            let dof = n.saturating_sub(6).max(1) as f64;
+            sum.map(|r| r.map(|v| v / dof))
+        }
+        let presence = floored_inverse(&pooled(scatter(&feats, &looks, &means, PRESENCE, |_| true)), PRESENCE).ok_or_else(degenerate)?;
+        let pieces = pooled(scatter(&feats, &looks, &means, COLOUR, |sq| looks[sq] > 0));
+        let colour = floored_inverse(&pieces, COLOUR).ok_or_else(degenerate)?;
         Ok(SquareReader { means: means.map(|c| c.map(|k| k.map(|v| v as f32))), presence, colour, core })
     }
 
-    /// Squared distance of a square's numbers from a look, less what a square of that look
-    /// typically shows. An empty square has no colour of its own: only its presence features
-    /// count, so the top of a neighbour leaning in does not make it look odd.
+    /// How far a square's numbers are from a look: the squared Mahalanobis distance less what
+    /// a square of that look typically shows. An empty square's colour may confirm it but
+    /// never count against it: the top of a neighbour leaning in gives it a colour that is not
+    /// its own.
     fn distance(&self, f: &[f32; NF], light: bool, look: usize) -> f32 {
         let m = &self.means[light as usize][look];
         let presence = quadratic(&self.presence, PRESENCE.map(|i| f[i] - m[i])) - PRESENCE.len() as f32;
+        let mut colour = quadratic(&self.colour, COLOUR.map(|i| f[i] - m[i]));
         if look == 0 {
-            return presence;
+            colour = colour.min(COLOUR.len() as f32);
         }
-        presence + quadratic(&self.colour, COLOUR.map(|i| f[i] - m[i])) - COLOUR.len() as f32
+        presence + colour - COLOUR.len() as f32
     }
 
     fn classify(&self, sq: usize, f: Option<&[f32; NF]>) -> SquareObs {
@@ -243,6 +251,72 @@ impl SquareReader {
         let squares = reading.squares.clone();
         self.adapt_reading(&reading, &squares);
         Ok(squares)
+    }
+}
+
+/// Which image edge White sits at, when a rectified view (read as if a8 were top-left) shows
+/// the initial position: two full ranks along two opposite edges, four empty ranks between, the
+/// lighter pieces on White's side. `None` when it does not look like the initial position.
+pub fn initial_position_side(rectified: &Mat) -> Result<Option<ImageSide>, VisionError> {
+    let feats = measure(&Frame::new(rectified)?, &core_mask());
+    // By image row and column (row 0 at the top).
+    let cell = |row: usize, col: usize| feats[(7 - row) * 8 + col];
+    let mut best: Option<(f32, bool)> = None;
+    for across_rows in [true, false] {
+        let at = |band: usize, k: usize| if across_rows { cell(band, k) } else { cell(k, band) };
+        let (mut full, mut empty) = (Vec::new(), Vec::new());
+        for band in 0..8 {
+            for k in 0..8 {
+                // Not board, or edges: a white piece on a white square shows only its outline.
+                let occupied = at(band, k).map_or(0.0, |f| f[0] + f[5]);
+                if matches!(band, 0 | 1 | 6 | 7) { full.push(occupied) } else { empty.push(occupied) }
+            }
+        }
+        let med = |v: &mut Vec<f32>| {
+            v.sort_by(|a, b| a.total_cmp(b));
+            v[v.len() / 2]
+        };
+        let (f, e) = (med(&mut full.clone()), med(&mut empty.clone()));
+        // Empty squares agree closely; pieces vary (a white piece on a white square shows only
+        // its outline), so the line is drawn just above the empty ones.
+        let cut = e + e.max(0.1);
+        let stray = full.iter().filter(|&&o| o < cut).count() + empty.iter().filter(|&&o| o >= cut).count();
+        // A hand or a piece set off its square may spoil a few squares, not the pattern.
+        if f - e >= 0.3 && stray <= 3 && best.is_none_or(|b| f - e > b.0) {
+            best = Some((f - e, across_rows));
+        }
+    }
+    let Some((_, across_rows)) = best else { return Ok(None) };
+    let lightness = |bands: [usize; 2]| {
+        let v: Vec<f32> = bands
+            .iter()
+            .flat_map(|&b| (0..8).filter_map(move |k| if across_rows { cell(b, k) } else { cell(k, b) }))
+            .map(|f| f[6])
+            .collect();
+        v.iter().sum::<f32>() / v.len().max(1) as f32
+    };
+    let (low, high) = (lightness([6, 7]), lightness([0, 1]));
+    if (low - high).abs() < 0.2 {
+        return Ok(None);
+    }
+    Ok(Some(match (across_rows, low > high) {
+        (true, true) => ImageSide::Bottom,
+        (true, false) => ImageSide::Top,
+        (false, true) => ImageSide::Right,
+        (false, false) => ImageSide::Left,
+    }))
+}
+
+/// The board's corners at a8, h8, h1, a1 from its outline in the image (top-left, top-right,
+/// bottom-right, bottom-left) and the edge White sits at.
+pub fn corners_with_white_at(white: ImageSide, outline: [[f64; 2]; 4]) -> [[f64; 2]; 4] {
+    let [tl, tr, br, bl] = outline;
+    match white {
+        ImageSide::Bottom => [tl, tr, br, bl],
+        ImageSide::Top => [br, bl, tl, tr],
+        // White at the left looks right: his left hand, the a-file, is towards the top.
+        ImageSide::Left => [tr, br, bl, tl],
+        ImageSide::Right => [bl, tl, tr, br],
     }
 }
 

@@ -18,11 +18,13 @@ pub const CELL: usize = 32;
 pub const SIDE: usize = 8 * CELL;
 /// Number of features per square: first whether something stands there and how it fills the
 /// square ([`PRESENCE`]), then what colour that something is ([`COLOUR`]).
-pub const NF: usize = 10;
+pub const NF: usize = 11;
 /// Features that say whether the square holds something: how much of its centre is not board,
 /// darker or lighter than board, edge strength, how much of the whole square and of its edge
-/// is not board, and how evenly the very centre is covered.
-pub const PRESENCE: [usize; 7] = [0, 2, 3, 5, 7, 8, 9];
+/// is not board, how evenly the very centre is covered, and edge strength over the whole
+/// square (a white piece on a white square shows little but its outline, at the rim of its
+/// base).
+pub const PRESENCE: [usize; 8] = [0, 2, 3, 5, 7, 8, 9, 10];
 /// Features that say what colour it is: lightness and colour of the non-board pixels only, so
 /// that a piece partly off its centre keeps its colour instead of blending with the board.
 pub const COLOUR: [usize; 3] = [1, 4, 6];
@@ -86,23 +88,21 @@ impl Frame {
         let src = bgr(rectified)?;
         let mut small = Mat::default();
         imgproc::resize(&src, &mut small, Size::new(SIDE as i32, SIDE as i32), 0.0, 0.0, imgproc::INTER_AREA)?;
-        let small = if small.is_continuous() { small } else { small.try_clone()? };
-        let px = small.data_bytes()?;
         let n = SIDE * SIDE;
-        let black: Vec<bool> = (0..n).map(|i| px[3 * i].max(px[3 * i + 1]).max(px[3 * i + 2]) <= 2).collect();
-        // The edge of a no-data region is blended with black by the resize: drop it too.
-        let mut valid = vec![true; n];
-        for y in 0..SIDE {
-            for x in 0..SIDE {
-                let near = |dx: isize, dy: isize| {
-                    let (u, v) = (x as isize + dx, y as isize + dy);
-                    u >= 0 && v >= 0 && (u as usize) < SIDE && (v as usize) < SIDE && black[v as usize * SIDE + u as usize]
-                };
-                if near(0, 0) || near(1, 0) || near(-1, 0) || near(0, 1) || near(0, -1) {
-                    valid[y * SIDE + x] = false;
-                }
-            }
-        }
+        // Pure black is where the source image ended (a warp, a straightened dataset's corners).
+        // Its edge is blended with black by the resize and ringed by the JPEG: drop a margin.
+        let mut max = Mat::default();
+        let mut planes = core::Vector::<Mat>::new();
+        core::split(&small, &mut planes)?;
+        core::max(&planes.get(0)?, &planes.get(1)?, &mut max)?;
+        let m2 = max.try_clone()?;
+        core::max(&m2, &planes.get(2)?, &mut max)?;
+        let mut black = Mat::default();
+        imgproc::threshold(&max, &mut black, 2.0, 255.0, imgproc::THRESH_BINARY_INV)?;
+        let mut margin = Mat::default();
+        let kernel = imgproc::get_structuring_element_def(imgproc::MORPH_RECT, Size::new(7, 7))?;
+        imgproc::dilate_def(&black, &mut margin, &kernel)?;
+        let valid: Vec<bool> = margin.data_bytes()?.iter().map(|&b| b == 0).collect();
         let mut lab8 = Mat::default();
         imgproc::cvt_color_def(&small, &mut lab8, imgproc::COLOR_BGR2Lab)?;
         let lb = lab8.data_bytes()?;
@@ -370,6 +370,7 @@ struct Sums {
     edge: f32,
     inner: f32,
     inner_fg: f32,
+    inner_edge: f32,
     /// Lightness difference, colour difference, lightness above the dark squares.
     all_colour: [f32; 3],
     fg_colour: [f32; 3],
@@ -451,6 +452,7 @@ pub fn measure(frame: &Frame, core: &[bool]) -> Vec<Option<[f32; NF]>> {
                 if x >= 2 && y >= 2 && x < CELL - 2 && y < CELL - 2 {
                     s.inner += 1.0;
                     s.inner_fg += f;
+                    s.inner_edge += frame.grad[frame.at(x0 + x, y0 + y)];
                 }
                 if core[k] {
                     let d = diff[k];
@@ -499,6 +501,7 @@ pub fn measure(frame: &Frame, core: &[bool]) -> Vec<Option<[f32; NF]>> {
             s.inner_fg / s.inner.max(1.0),
             periphery,
             qmin,
+            s.inner_edge / s.inner.max(1.0) / span / gain,
         ]));
     }
     out

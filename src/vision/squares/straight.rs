@@ -21,7 +21,8 @@ pub struct Straightened {
 
 /// Working size of the shorter image side.
 const WORK: f64 = 256.0;
-/// A straightened board fills at least this much of the shorter side.
+/// A straightened board fills at least this much of each side of the image (a camera frame
+/// with the board in it, however square-on, is not straightened: it needs the board found).
 const MIN_FILL: f64 = 0.75;
 /// Below this contrast the best grid is not a chessboard seen square-on.
 const MIN_CONTRAST: f64 = 25.0;
@@ -55,20 +56,26 @@ fn sample(p: &[f64], x: f64) -> f64 {
     p[i] * (1.0 - t) + p[i + 1] * t
 }
 
-/// Offset and pitch along one axis that put the seven inner grid lines on the strongest edges.
+/// Offset and pitch along one axis that put the seven inner grid lines on the strongest edges,
+/// the grid staying inside the image. The coarse grid may be a whole square off (a margin as
+/// light as the light squares alternates as well as a column of squares does), so offsets up
+/// to a square and a bit either way are tried.
 fn refine(profile: &[f64], start: f64, pitch: f64) -> (f64, f64) {
+    let len = profile.len() as f64;
     let mut best = (f64::MIN, start, pitch);
-    let mut p = pitch * 0.96;
-    while p <= pitch * 1.04 {
-        let mut o = start - 0.2 * pitch;
-        while o <= start + 0.2 * pitch {
-            let s: f64 = (1..8).map(|k| sample(profile, o + k as f64 * p)).sum();
-            if s > best.0 {
-                best = (s, o, p);
+    let mut p = pitch * 0.94;
+    while p <= pitch * 1.06 {
+        let mut o = start - 1.2 * pitch;
+        while o <= start + 1.2 * pitch {
+            if o >= -0.1 * p && o + 8.0 * p <= len + 0.1 * p {
+                let s: f64 = (1..8).map(|k| sample(profile, o + k as f64 * p)).sum();
+                if s > best.0 {
+                    best = (s, o, p);
+                }
             }
             o += 0.25;
         }
-        p += 0.1;
+        p += 0.05;
     }
     (best.1, best.2)
 }
@@ -123,7 +130,7 @@ pub fn find_straightened(image: &Mat) -> Result<Option<Straightened>, VisionErro
         pitch += 0.5;
     }
     let Some((contrast, x0, y0, pitch)) = best else { return Ok(None) };
-    if contrast < MIN_CONTRAST {
+    if contrast < MIN_CONTRAST || 8.0 * pitch < MIN_FILL * w.max(h) as f64 {
         return Ok(None);
     }
     // Fine: the inner grid lines sit on the strongest edges across them.
