@@ -23,6 +23,8 @@ struct Cli {
 enum Command {
     /// Judge a stream of tracker events (JSONL) and print the decisions (JSONL): the rules core alone.
     Rules(touchmove::cmd::rules::RulesArgs),
+    /// Print the placement seen in each image (FEN board field, `?` where a square is hidden).
+    Board(touchmove::cmd::board::BoardArgs),
     /// Render a scene script (or a generated game or breach) to video.mp4 and truth.json.
     Sim(touchmove::cmd::sim::SimArgs),
 }
@@ -32,6 +34,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Rules(args) => touchmove::cmd::rules::run(args),
         Command::Sim(args) => touchmove::cmd::sim::run(args),
+        Command::Board(args) => touchmove::cmd::board::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -15,7 +15,7 @@ use opencv::core::Mat;
 use opencv::imgcodecs;
 use opencv::prelude::*;
 use shakmaty::{Board, Color, Square};
-use touchmove::types::{SquareObs, SquareState};
+use touchmove::types::{Cell, Placement, SquareObs, SquareState};
 use touchmove::vision::squares::SquareReader;
 
 fn real(rel: &str) -> PathBuf {
@@ -277,4 +277,58 @@ fn chess_ray_vision_photos_read_their_pattern() {
     t.report("chess-ray-vision warped");
     println!("  confusions: {:?}", t.confusions);
     assert!(t.wrong <= 3, "{} squares wrong", t.wrong);
+}
+
+fn touchmove_board(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_touchmove")).arg("board").args(args).output().unwrap()
+}
+
+/// `touchmove board` on straightened photos (`chess-ray-vision/warped/img13.png`, the initial
+/// position, then `img03.png`): finds the grid and White's side, prints the initial placement,
+/// then the second photo's colour pattern with every piece as a pawn of its colour.
+#[test]
+fn board_command_prints_one_placement_per_image() {
+    let dir = real("stills/chess-ray-vision/warped");
+    let out = touchmove_board(&[dir.join("img13.png").to_str().unwrap(), dir.join("img03.png").to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+    // img03 is rnbqk2r/ppp2ppp/4pn2/2b5/2pP4/4PN2/PP3PPP/RNBQKB1R.
+    let seen: Placement = lines[1].parse().unwrap();
+    let truth = board_of("rnbqk2r/ppp2ppp/4pn2/2b5/2pP4/4PN2/PP3PPP/RNBQKB1R");
+    let wrong = Square::ALL
+        .iter()
+        .filter(|&&sq| match seen.cell(sq) {
+            Cell::Unknown => false,
+            Cell::Empty => truth.piece_at(sq).is_some(),
+            Cell::Piece(p) => truth.piece_at(sq).map(|t| t.color) != Some(p.color),
+        })
+        .count();
+    assert!(wrong <= 1, "{} read as {}", "img03", lines[1]);
+}
+
+#[test]
+fn board_command_refuses_bad_input_in_one_line() {
+    let missing = touchmove_board(&["/nonexistent/board.jpg"]);
+    let not_image = std::env::temp_dir().join(format!("touchmove-not-an-image-{}.jpg", std::process::id()));
+    std::fs::write(&not_image, b"not an image").unwrap();
+    let unreadable = touchmove_board(&[not_image.to_str().unwrap()]);
+    let cal = std::env::temp_dir().join(format!("touchmove-bad-calibration-{}.json", std::process::id()));
+    std::fs::write(&cal, br#"{"corners":[[0,0],[0,0],[0,0],[0,0]]}"#).unwrap();
+    let photo = real("stills/chess-ray-vision/warped/img13.png");
+    let bad_cal = touchmove_board(&["--calibration", cal.to_str().unwrap(), photo.to_str().unwrap()]);
+    // A camera view (not straightened) without a calibration: no board to read yet.
+    let webcam = real("stills/play-chess-with-a-webcam/chessBoard001.jpg");
+    let no_board = touchmove_board(&[webcam.to_str().unwrap()]);
+    for (what, out) in [("missing", missing), ("not an image", unreadable), ("bad calibration", bad_cal), ("camera view", no_board)] {
+        assert!(!out.status.success(), "{what}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{what}: {err}");
+        assert!(err.starts_with("touchmove: "), "{what}: {err}");
+        assert!(out.stdout.is_empty(), "{what}");
+    }
+    std::fs::remove_file(not_image).ok();
+    std::fs::remove_file(cal).ok();
 }

@@ -41,6 +41,24 @@ const ADAPT_RATE: f32 = 0.1;
 /// Readings at least this sure move the looks.
 const ADAPT_CONFIDENCE: f32 = 0.9;
 
+/// The looks of a typical board, for reading without a known position to learn from: the
+/// median of the looks learned on nine boards (two real games, phone photos, six rendered
+/// sets), by square colour (dark, light) and look (empty, white, black).
+const TYPICAL: [[[f32; NF]; 3]; 2] = [
+    [
+        [0.004, -0.007, 0.0, 0.0, 0.031, 0.059, -0.006, 0.004, 0.0, 0.0, 0.139],
+        [0.954, 0.333, 0.07, 0.497, 0.137, 0.844, 0.346, 0.706, 0.5, 0.994, 0.887],
+        [0.992, -1.307, 0.99, 0.0, 0.373, 0.45, -1.358, 0.746, 0.484, 1.0, 0.893],
+    ],
+    [
+        [0.002, 0.012, 0.0, 0.0, 0.023, 0.049, 1.022, 0.002, 0.0, 0.0, 0.131],
+        [0.947, -0.6, 0.864, 0.0, 0.089, 0.835, 0.374, 0.715, 0.438, 0.952, 1.075],
+        [0.989, -2.251, 0.988, 0.0, 0.209, 0.734, -1.337, 0.733, 0.531, 1.0, 1.385],
+    ],
+];
+/// How far those looks differ from board to board (standard deviation over the nine).
+const TYPICAL_SPREAD: [f32; NF] = [0.142, 0.281, 0.143, 0.117, 0.099, 0.224, 0.279, 0.13, 0.125, 0.155, 0.18];
+
 /// What this board and this set look like, learned from a known position.
 #[derive(Debug, Clone)]
 pub struct SquareReader {
@@ -180,6 +198,15 @@ impl SquareReader {
     /// a square of that look typically shows. An empty square's colour may confirm it but
     /// never count against it: the top of a neighbour leaning in gives it a colour that is not
     /// its own.
+    /// A reader for a board never seen in a known position: typical looks, with the spread
+    /// between boards. Much less sure than one that has learned (see the crate's tests).
+    pub fn typical() -> SquareReader {
+        fn diagonal<const N: usize>(pick: [usize; N]) -> [[f32; N]; N] {
+            std::array::from_fn(|i| std::array::from_fn(|j| if i == j { 1.0 / (TYPICAL_SPREAD[pick[i]].powi(2) + FLOOR[pick[i]].powi(2)) } else { 0.0 }))
+        }
+        SquareReader { means: TYPICAL, presence: diagonal(PRESENCE), colour: diagonal(COLOUR), core: core_mask() }
+    }
+
     fn distance(&self, f: &[f32; NF], light: bool, look: usize) -> f32 {
         let m = &self.means[light as usize][look];
         let presence = quadratic(&self.presence, PRESENCE.map(|i| f[i] - m[i])) - PRESENCE.len() as f32;
@@ -264,23 +291,29 @@ pub fn initial_position_side(rectified: &Mat) -> Result<Option<ImageSide>, Visio
     let mut best: Option<(f32, bool)> = None;
     for across_rows in [true, false] {
         let at = |band: usize, k: usize| if across_rows { cell(band, k) } else { cell(k, band) };
-        let (mut full, mut empty) = (Vec::new(), Vec::new());
+        // Per square colour (a wooden dark square has grain, a white one has none): how much
+        // is not board, plus edges (a white piece on a white square shows only its outline).
+        let (mut full, mut empty) = ([Vec::new(), Vec::new()], [Vec::new(), Vec::new()]);
         for band in 0..8 {
             for k in 0..8 {
-                // Not board, or edges: a white piece on a white square shows only its outline.
+                let light = (band + k) % 2 == 0;
                 let occupied = at(band, k).map_or(0.0, |f| f[0] + f[5]);
-                if matches!(band, 0 | 1 | 6 | 7) { full.push(occupied) } else { empty.push(occupied) }
+                if matches!(band, 0 | 1 | 6 | 7) { full[light as usize].push(occupied) } else { empty[light as usize].push(occupied) }
             }
         }
-        let med = |v: &mut Vec<f32>| {
+        let sorted = |v: &[f32]| {
+            let mut v = v.to_vec();
             v.sort_by(|a, b| a.total_cmp(b));
-            v[v.len() / 2]
+            v
         };
-        let (f, e) = (med(&mut full.clone()), med(&mut empty.clone()));
-        // Empty squares agree closely; pieces vary (a white piece on a white square shows only
-        // its outline), so the line is drawn just above the empty ones.
-        let cut = e + e.max(0.1);
-        let stray = full.iter().filter(|&&o| o < cut).count() + empty.iter().filter(|&&o| o >= cut).count();
+        let (f, e) = (sorted(&[full[0].clone(), full[1].clone()].concat())[16], sorted(&[empty[0].clone(), empty[1].clone()].concat())[16]);
+        // Empty squares of one colour agree closely, pieces vary: the line is drawn a little
+        // above most empty ones.
+        let mut stray = 0;
+        for c in 0..2 {
+            let cut = 1.5 * sorted(&empty[c])[12] + 0.05;
+            stray += full[c].iter().filter(|&&o| o < cut).count() + empty[c].iter().filter(|&&o| o >= cut).count();
+        }
         // A hand or a piece set off its square may spoil a few squares, not the pattern.
         if f - e >= 0.3 && stray <= 3 && best.is_none_or(|b| f - e > b.0) {
             best = Some((f - e, across_rows));
