@@ -225,9 +225,13 @@ fn rendered_scenes_read_within_a_tenth_of_a_percent() {
 /// The board seen from above, a8 top-left, 48 pixels a square, from its corners at a8, h8, h1,
 /// a1 (as `vision::geometry::rectify` will do).
 fn warp(img: &Mat, corners: &[[f64; 2]; 4]) -> Mat {
+    warp_at(img, corners, 48.0)
+}
+
+fn warp_at(img: &Mat, corners: &[[f64; 2]; 4], px: f32) -> Mat {
     use opencv::core::{Point2f, Scalar, Size, Vector};
     use opencv::imgproc;
-    let s = 8.0 * 48.0;
+    let s = 8.0 * px;
     let src: Vector<Point2f> = corners.iter().map(|p| Point2f::new(p[0] as f32, p[1] as f32)).collect();
     let dst: Vector<Point2f> = [[0.0, 0.0], [s, 0.0], [s, s], [0.0, s]].iter().map(|p: &[f32; 2]| Point2f::new(p[0], p[1])).collect();
     let m = imgproc::get_perspective_transform(&src, &dst, opencv::core::DECOMP_LU).unwrap();
@@ -331,4 +335,52 @@ fn board_command_refuses_bad_input_in_one_line() {
     }
     std::fs::remove_file(not_image).ok();
     std::fs::remove_file(cal).ok();
+}
+
+/// Cost of rectifying a 1280×720 frame at the reader's working size (32 pixels a square) and of
+/// reading its 64 squares, median over many frames of a rendered scene with two arms. Run it
+/// optimised, on one core: `OPENCV_FOR_THREADS_NUM=1 taskset -c 0 cargo test --release --test
+/// squares -- --ignored --nocapture reader_cost`.
+#[test]
+#[ignore]
+fn reader_cost_per_frame() {
+    use std::time::Instant;
+    use touchmove::sim::camera::Camera;
+    use touchmove::sim::render::Renderer;
+    use touchmove::sim::scenes::staged_scene;
+    use touchmove::sim::timeline;
+    let scene = staged_scene(touchmove::sim::scenes::Staged::Breach(touchmove::sim::breaches::BreachKind::TwoHands), 4);
+    let tl = timeline::run(&scene).unwrap();
+    let cam = Camera::new(&scene.camera);
+    let corners = cam.board_corners();
+    let mut renderer = Renderer::new(cam, &scene.style, scene.seed).unwrap();
+    let frames: Vec<Mat> = tl.frames.iter().step_by(10).map(|w| renderer.render(w).unwrap().0).collect();
+    let mut reader = SquareReader::learn(&warp(&frames[0], &corners), &Board::default()).unwrap();
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(|a, b| a.total_cmp(b));
+        v[v.len() / 2]
+    };
+    let (mut warp_ms, mut read_ms, mut adapt_ms) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..3 {
+        for f in &frames {
+            let t = Instant::now();
+            let rect = warp_at(f, &corners, touchmove::vision::squares::CELL as f32);
+            warp_ms.push(t.elapsed().as_secs_f64() * 1e3);
+            let t = Instant::now();
+            std::hint::black_box(reader.read(&rect).unwrap());
+            read_ms.push(t.elapsed().as_secs_f64() * 1e3);
+            let t = Instant::now();
+            std::hint::black_box(reader.read_adapting(&rect).unwrap());
+            adapt_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    println!(
+        "{} frames of {}×{}: rectify {:.2} ms, read 64 squares {:.2} ms, read and adapt {:.2} ms (medians)",
+        read_ms.len(),
+        frames[0].cols(),
+        frames[0].rows(),
+        median(warp_ms),
+        median(read_ms),
+        median(adapt_ms)
+    );
 }

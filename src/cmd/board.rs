@@ -38,8 +38,8 @@ pub struct BoardArgs {
     pub straightened: bool,
 }
 
-/// Pixels a square in the rectified view.
-const PX_PER_SQUARE: i32 = 48;
+/// Pixels a square in the rectified view: the square reader's own working size.
+const PX_PER_SQUARE: i32 = squares::CELL as i32;
 
 /// Where the board is in an image: its corners at a8, h8, h1, a1, and, when the order is only
 /// assumed (a straightened image, taken with White at the bottom until the pieces say
