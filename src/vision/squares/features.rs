@@ -141,9 +141,7 @@ impl Frame {
             for x in x0..x0 + PATCH {
                 let i = self.at(x, y);
                 if self.valid[i] {
-                    for c in 0..3 {
-                        sum[c] += self.lab[i][c];
-                    }
+                    sum = add3(sum, self.lab[i]);
                     n += 1;
                 }
             }
@@ -190,11 +188,12 @@ fn solve(rows: &[([f64; 6], [f32; 3])]) -> Option<[[f64; 3]; 6]> {
             return None;
         }
         a.swap(col, pivot);
-        for r in 0..6 {
+        let lead = a[col];
+        for (r, row) in a.iter_mut().enumerate() {
             if r != col {
-                let f = a[r][col] / a[col][col];
-                for k in col..9 {
-                    a[r][k] -= f * a[col][k];
+                let f = row[col] / lead[col];
+                for (v, l) in row.iter_mut().zip(lead).skip(col) {
+                    *v -= f * l;
                 }
             }
         }
@@ -313,8 +312,8 @@ fn robust_quadratic(pts: &[(f32, f32, [f32; 3])]) -> [[f64; 3]; 6] {
         let mut sum = [0.0f64; 3];
         let n = keep.iter().filter(|&&k| k).count().max(1);
         for (p, _) in pts.iter().zip(keep).filter(|(_, k)| **k) {
-            for c in 0..3 {
-                sum[c] += p.2[c] as f64;
+            for (s, v) in sum.iter_mut().zip(p.2) {
+                *s += v as f64;
             }
         }
         let mut out = [[0.0; 3]; 6];
