@@ -29,6 +29,8 @@ enum Command {
     Rules(touchmove::cmd::rules::RulesArgs),
     /// Check that OpenCV (with FFmpeg), ONNX Runtime and cameras are there, and say what is missing.
     Doctor(touchmove::cmd::doctor::DoctorArgs),
+    /// Print the placement seen in each image (FEN board field, `?` where a square is hidden).
+    Board(touchmove::cmd::board::BoardArgs),
     /// Render a scene script (or a generated game or breach) to video.mp4 and truth.json.
     Sim(touchmove::cmd::sim::SimArgs),
 }
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
         Command::Doctor(args) => touchmove::cmd::doctor::run(args),
         Command::Replay(args) => touchmove::cmd::replay::run(args),
         Command::Bench(args) => touchmove::cmd::bench::run(args),
+        Command::Board(args) => touchmove::cmd::board::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -18,3 +18,5 @@ pub enum VisionError {
     #[error("OpenCV: {0}")]
     OpenCv(#[from] opencv::Error),
 }
+
+pub mod squares;
