@@ -96,3 +96,4 @@ fn bench_prints_decode_and_replay_throughput_and_their_ratio() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("decode only: 248 frames") && text.contains("replay:      248 frames") && text.contains("ratio:"), "{text}");
 }
+
