@@ -27,6 +27,9 @@ enum Command {
     Bench(touchmove::cmd::bench::BenchArgs),
     /// Judge a stream of tracker events (JSONL) and print the decisions (JSONL): the rules core alone.
     Rules(touchmove::cmd::rules::RulesArgs),
+    /// Find the board in an image, a video or a camera; write the calibration file and print its
+    /// corners (a8, h8, h1, a1) and White's edge as one JSON line.
+    Calibrate(touchmove::cmd::calibrate::CalibrateArgs),
     /// Check that OpenCV (with FFmpeg), ONNX Runtime and cameras are there, and say what is missing.
     Doctor(touchmove::cmd::doctor::DoctorArgs),
     /// Print the placement seen in each image (FEN board field, `?` where a square is hidden).
@@ -44,6 +47,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => touchmove::cmd::replay::run(args),
         Command::Bench(args) => touchmove::cmd::bench::run(args),
         Command::Board(args) => touchmove::cmd::board::run(args),
+        Command::Calibrate(args) => touchmove::cmd::calibrate::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod calibrate;
 pub mod doctor;
 pub mod replay;
 pub mod rules;

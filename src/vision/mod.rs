@@ -4,6 +4,7 @@
 
 pub mod cells;
 pub mod frame;
+pub mod geometry;
 pub mod hands;
 pub mod onnx;
 pub mod rectify;
