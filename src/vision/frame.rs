@@ -44,10 +44,14 @@ fn board_of(rect: &Rectifier, view: &Mat) -> Result<Mat, VisionError> {
 
 impl Vision {
     /// Starts on `first`, a frame showing `known` with no hand over it. Without a geometry the
-    /// board is taken to fill the frame (footage already cropped and straightened), turned the
-    /// way the known position fits best.
+    /// board is found in the frame; failing that, it is taken to fill the frame (footage already
+    /// cropped and straightened), turned the way the known position fits best.
     pub fn start(first: &Mat, geometry: Option<BoardGeometry>, known: &Board) -> Result<Vision, VisionError> {
-        let geometry = match geometry {
+        let found = match geometry {
+            Some(g) => Some(g),
+            None => super::geometry::find_board(first).ok(),
+        };
+        let geometry = match found {
             Some(g) => g,
             None => {
                 let (w, h) = (first.cols() as f64, first.rows() as f64);
