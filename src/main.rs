@@ -32,6 +32,8 @@ enum Command {
     Calibrate(touchmove::cmd::calibrate::CalibrateArgs),
     /// Check that OpenCV (with FFmpeg), ONNX Runtime and cameras are there, and say what is missing.
     Doctor(touchmove::cmd::doctor::DoctorArgs),
+    /// Print the placement seen in each image (FEN board field, `?` where a square is hidden).
+    Board(touchmove::cmd::board::BoardArgs),
     /// Render a scene script (or a generated game or breach) to video.mp4 and truth.json.
     Sim(touchmove::cmd::sim::SimArgs),
 }
@@ -44,6 +46,7 @@ fn main() -> ExitCode {
         Command::Doctor(args) => touchmove::cmd::doctor::run(args),
         Command::Replay(args) => touchmove::cmd::replay::run(args),
         Command::Bench(args) => touchmove::cmd::bench::run(args),
+        Command::Board(args) => touchmove::cmd::board::run(args),
         Command::Calibrate(args) => touchmove::cmd::calibrate::run(args),
     };
     match outcome {

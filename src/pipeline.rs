@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use serde::Deserialize;
 use shakmaty::{Chess, Position};
 
 use crate::output::jsonl::JsonlWriter;
@@ -40,25 +39,10 @@ pub struct Summary {
     pub seconds: f64,
 }
 
-#[derive(Deserialize)]
-struct CalibrationFile {
-    corners: [[f64; 2]; 4],
-    white: ImageSide,
-    #[serde(default = "yes")]
-    h1_light: bool,
-}
-
-fn yes() -> bool {
-    true
-}
-
 /// Reads a calibration file (the JSON `touchmove calibrate` writes: corners at a8, h8, h1, a1
 /// and White's edge).
 pub fn load_calibration(path: &Path) -> Result<BoardGeometry> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read the calibration file", path.display()))?;
-    let c: CalibrationFile = serde_json::from_str(&text)
-        .with_context(|| format!("{}: not a calibration file (expected {{\"corners\":[[x,y],…4],\"white\":\"bottom\"}})", path.display()))?;
-    Ok(BoardGeometry { corners: c.corners, white: c.white, h1_light: c.h1_light })
+    Ok(crate::vision::geometry::load_calibration(path)?)
 }
 
 struct Outputs {

@@ -111,6 +111,15 @@ pub enum Act {
     },
     Release { hand: u32, #[serde(with = "crate::types::square_serde")] square: Square },
     Leave { hand: u32 },
+    /// The piece on `from` pushed along the board to `to` without being lifted: the events are
+    /// a lift when it leaves its square, a place when it arrives, a release.
+    Slide {
+        hand: u32,
+        #[serde(with = "crate::types::square_serde")]
+        from: Square,
+        #[serde(with = "crate::types::square_serde")]
+        to: Square,
+    },
     Clock { side: Side },
     Announce { side: Side },
     Wait { seconds: f64 },
@@ -128,7 +137,7 @@ impl Act {
             Act::Leave { hand } => EventKind::HandLeave { hand: HandId(hand) },
             Act::Clock { side } => EventKind::Clock { side },
             Act::Announce { side } => EventKind::AdjustAnnounced { side },
-            Act::Wait { .. } => return None,
+            Act::Wait { .. } | Act::Slide { .. } => return None,
         })
     }
 

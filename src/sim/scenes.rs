@@ -82,6 +82,10 @@ pub enum Staged {
     UnderPromotion,
     /// "J'adoube" said, a piece adjusted, then another piece moved: no breach.
     AnnouncedAdjust,
+    /// A move made by sliding the piece along the board.
+    Slide,
+    /// The player not on move adjusts a piece after saying "j'adoube": still 4.2.1.
+    AnnouncedAdjustNotOnMove,
 }
 
 /// The staged scenes by the names the command line uses.
@@ -99,6 +103,8 @@ pub const STAGED_NAMES: &[(&str, Staged)] = &[
     ("en-passant", Staged::EnPassant),
     ("under-promotion", Staged::UnderPromotion),
     ("adjust-announced", Staged::AnnouncedAdjust),
+    ("slide", Staged::Slide),
+    ("adjust-announced-not-on-move", Staged::AnnouncedAdjustNotOnMove),
 ];
 
 fn position(fen: &str) -> Chess {
@@ -115,6 +121,8 @@ pub fn staged_scene(staged: Staged, seed: u64) -> Scene {
         Staged::EnPassant => (Chess::default(), &["e2e4", "a7a6", "e4e5", "d7d5"], "e5d6"),
         Staged::UnderPromotion => (position("8/4P3/8/8/8/8/k7/4K3 w - - 0 1"), &[], "e7e8n"),
         Staged::AnnouncedAdjust => (Chess::default(), &["e2e4", "e7e5"], "d2d4"),
+        Staged::Slide => (Chess::default(), &["e2e4", "e7e5"], "d1f3"),
+        Staged::AnnouncedAdjustNotOnMove => (Chess::default(), &["e2e4", "e7e5"], "g1f3"),
     };
     let mut pos = start.clone();
     let mut w = StreamWriter::new(30.0, 0.1);
@@ -135,9 +143,30 @@ pub fn staged_scene(staged: Staged, seed: u64) -> Scene {
             w.whole_move(&pos, m, &style, true);
         }
         Staged::EnPassant | Staged::UnderPromotion => w.whole_move(&pos, m, &random_style(&pos, m, &mut rng), true),
+        Staged::AnnouncedAdjustNotOnMove => {
+            let hand = w.new_hand();
+            w.push(EventKind::AdjustAnnounced { side: crate::types::Side::Black });
+            w.push(EventKind::HandEnter { hand, side: crate::types::Side::Black });
+            w.carry(hand, shakmaty::Square::B8, shakmaty::Square::B8);
+            w.push(EventKind::HandLeave { hand });
+            w.whole_move(&pos, m, &MoveStyle::default(), true);
+        }
+        Staged::Slide => {}
     }
     let (camera, style) = random_look(seed);
-    Scene { start: fen_of(&start), seed, fps: 30.0, camera, style, acts: acts_from_events(&w.events) }
+    let mut acts = acts_from_events(&w.events);
+    if staged == Staged::Slide {
+        // The queen pushed from d1 to f3 along the diagonal, never lifted.
+        let hand = 90;
+        acts.extend([
+            Act::Enter { hand, side: crate::types::Side::White },
+            Act::Slide { hand, from: m.from().expect("a normal move"), to: m.to() },
+            Act::Leave { hand },
+            Act::Clock { side: crate::types::Side::White },
+            Act::Wait { seconds: 0.6 },
+        ]);
+    }
+    Scene { start: fen_of(&start), seed, fps: 30.0, camera, style, acts }
 }
 
 /// A breach staged on a short opening (see [`staged_scene`]).

@@ -359,6 +359,36 @@ impl Sim {
             }
             Act::Announce { .. } => self.emit(act.event().expect("announce shows")),
             Act::Wait { seconds } => self.idle(seconds),
+            Act::Slide { hand, from, to } => {
+                let h = self.hand(hand);
+                let Some((k, height)) = self.top_of(from) else { return };
+                let c = self.state.pieces[k].pos;
+                let grip_at = [c[0], c[1], height * 0.9];
+                let secs = self.travel_secs(h, grip_at);
+                self.travel(h, grip_at, secs, |_, _| {});
+                self.grip(h, 0.6, 0.1);
+                // The piece stays on the board while the fingers push it.
+                let target = square_centre(to);
+                let n = ((0.3 + ((target[0] - c[0]).hypot(target[1] - c[1])) / 40.0) * self.fps).round().max(2.0) as usize;
+                let (mut left, mut arrived) = (false, false);
+                for i in 1..=n {
+                    let s = smooth(i as f64 / n as f64);
+                    let p = [c[0] + (target[0] - c[0]) * s, c[1] + (target[1] - c[1]) * s, 0.0];
+                    self.state.pieces[k].pos = p;
+                    self.state.hands[h].tip = [p[0], p[1], height * 0.9];
+                    if !left && square_at(p) != Some(from) {
+                        left = true;
+                        self.emit(crate::types::EventKind::Lift { hand: crate::types::HandId(hand), square: from });
+                    }
+                    if left && !arrived && i == n {
+                        arrived = true;
+                        self.emit(crate::types::EventKind::Place { hand: crate::types::HandId(hand), square: to, piece: None, color: None });
+                    }
+                    self.snap();
+                }
+                self.emit(crate::types::EventKind::Release { hand: crate::types::HandId(hand), square: to });
+                self.grip(h, 0.0, 0.1);
+            }
         }
     }
 }

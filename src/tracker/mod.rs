@@ -99,6 +99,8 @@ pub struct Tracker {
     /// Pieces still in a hand when it left, with when: a hand-over to the other hand shows only
     /// as the other hand setting the piece down.
     loose: Vec<(Piece, f64)>,
+    /// Pieces seen gone from a square no hand was near, for where they turn up.
+    unattended: Vec<Piece>,
     pending: Vec<(u64, Event)>,
     seq: u64,
     last_t: f64,
@@ -126,7 +128,7 @@ impl Tracker {
             belief[usize::from(sq)] = Some(p);
         }
         let candidate = std::array::from_fn(|i| (state_of(belief[i]), 0));
-        Tracker { cfg, belief, candidate, hands: BTreeMap::new(), next_hand: 0, clock_was: [false; 2], loose: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, dirty: false, started: false, out: Vec::new() }
+        Tracker { cfg, belief, candidate, hands: BTreeMap::new(), next_hand: 0, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, dirty: false, started: false, out: Vec::new() }
     }
 
     /// The board as the tracker believes it stands.
@@ -336,9 +338,36 @@ impl Tracker {
             self.dirty = true;
             let i = usize::from(act.square);
             let Some(id) = act.hand else {
-                // No hand was ever over the board: the square changed by itself (a camera or
-                // vision fault, or a piece falling); the next board snapshot reports it.
-                self.belief[i] = act.colour.map(|color| Piece { color, role: act.role.unwrap_or(Role::Pawn) });
+                // No hand was seen over this square (an arm vision missed, or a piece falling):
+                // the piece that left a square goes where a piece of its colour appeared, and the
+                // next board snapshot tells the rules what now stands where.
+                if act.lift {
+                    self.unattended.extend(self.belief[i].take());
+                } else if let Some(color) = act.colour {
+                    let k = self.unattended.iter().rposition(|p| p.color == color && act.role.is_none_or(|r| r == p.role));
+                    // Or from a square already seen empty but not yet counted as such.
+                    let emptied = || {
+                        let occupied: shakmaty::Bitboard = Square::ALL.into_iter().filter(|s| self.belief[usize::from(*s)].is_some()).collect();
+                        Square::ALL.into_iter().find(|&from| {
+                            let j = usize::from(from);
+                            self.candidate[j].0 == SquareState::Empty
+                                && self.candidate[j].1 > 0
+                                && self.belief[j].is_some_and(|p| p.color == color && reaches(p, from, act.square, occupied))
+                        })
+                    };
+                    let piece = match k {
+                        Some(k) => self.unattended.remove(k),
+                        None => match emptied() {
+                            Some(from) => {
+                                let j = usize::from(from);
+                                self.candidate[j] = (SquareState::Empty, 0);
+                                self.belief[j].take().expect("checked above")
+                            }
+                            None => Piece { color, role: act.role.unwrap_or(Role::Pawn) },
+                        },
+                    };
+                    self.belief[i] = Some(piece);
+                }
                 continue;
             };
             let hand = HandId(self.hands.get(&id).map_or(id, |t| t.event_id));

@@ -9,10 +9,11 @@ use super::VisionError;
 use super::cells::CellReader;
 use super::hands::HandDetector;
 use super::rectify::Rectifier;
+use super::squares::SquareReader;
 use crate::types::{BoardGeometry, ImageSide, Observation};
 
-/// Pixels per square of the rectified board: enough to read a piece, small enough to be fast.
-const PX: i32 = 32;
+/// Pixels per square of the rectified board: the square reader's working size.
+const PX: i32 = super::squares::CELL as i32;
 /// How clearly the start position must show when the board is assumed to fill the frame.
 const MIN_SEPARATION: f64 = 2.0;
 /// Margin around the board, in squares, where arms are seen reaching in.
@@ -21,7 +22,7 @@ const MARGIN: f64 = 0.75;
 pub struct Vision {
     pub geometry: BoardGeometry,
     rect: Rectifier,
-    cells: CellReader,
+    squares: SquareReader,
     hands: HandDetector,
 }
 
@@ -36,12 +37,21 @@ fn framed(w: f64, h: f64, white: ImageSide) -> [[f64; 2]; 4] {
     }
 }
 
+/// The playing area alone, as the square reader takes it.
+fn board_of(rect: &Rectifier, view: &Mat) -> Result<Mat, VisionError> {
+    Ok(Mat::roi(view, rect.board_rect())?.try_clone()?)
+}
+
 impl Vision {
     /// Starts on `first`, a frame showing `known` with no hand over it. Without a geometry the
-    /// board is taken to fill the frame (footage already cropped and straightened), turned the
-    /// way the known position fits best.
+    /// board is found in the frame; failing that, it is taken to fill the frame (footage already
+    /// cropped and straightened), turned the way the known position fits best.
     pub fn start(first: &Mat, geometry: Option<BoardGeometry>, known: &Board) -> Result<Vision, VisionError> {
-        let geometry = match geometry {
+        let found = match geometry {
+            Some(g) => Some(g),
+            None => super::geometry::find_board(first).ok(),
+        };
+        let geometry = match found {
             Some(g) => g,
             None => {
                 let (w, h) = (first.cols() as f64, first.rows() as f64);
@@ -77,10 +87,10 @@ impl Vision {
         };
         let rect = Rectifier::new(&geometry, PX, MARGIN)?;
         let view = rect.warp(first)?;
-        let cells = CellReader::learn(&rect, &view, known)?;
+        let squares = SquareReader::learn(&board_of(&rect, &view)?, known)?;
         let mut hands = HandDetector::new();
         hands.detect(&rect, &view)?;
-        Ok(Vision { geometry, rect, cells, hands })
+        Ok(Vision { geometry, rect, squares, hands })
     }
 
     /// What one frame shows.
@@ -88,7 +98,10 @@ impl Vision {
         let view = self.rect.warp(frame)?;
         let hands = self.hands.detect(&self.rect, &view)?;
         let covered: Vec<shakmaty::Square> = hands.iter().flat_map(|h| h.covers.iter().copied()).collect();
-        let squares = self.cells.read(&self.rect, &view, &covered)?;
+        let mut squares = self.squares.read_adapting(&board_of(&self.rect, &view)?)?;
+        for sq in covered {
+            squares[usize::from(sq)] = crate::types::SquareObs::OCCLUDED;
+        }
         Ok(Observation { frame: index, t, squares, hands, clock: None, board_lost: false })
     }
 }

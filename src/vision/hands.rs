@@ -51,6 +51,13 @@ impl Default for HandDetector {
     }
 }
 
+/// The pixels along the edge of a `w` × `h` view.
+fn border(w: i32, h: i32) -> impl Iterator<Item = (i32, i32)> {
+    let rows = (0..w).flat_map(move |x| [(x, 0), (x, h - 1)]);
+    let cols = (1..h - 1).flat_map(move |y| [(0, y), (w - 1, y)]);
+    rows.chain(cols)
+}
+
 /// Pixels where something new stands, not where the light merely changed: a shadow darkens
 /// all three channels alike and not by much, an arm changes the colour or the brightness a lot.
 fn changed(view: &Mat, background: &Mat) -> Result<Mat, VisionError> {
@@ -161,22 +168,11 @@ impl HandDetector {
             }
             // Where it crosses the edge of the view: the arm's way in.
             let (mut sx, mut sy, mut count) = (0.0, 0.0, 0.0);
-            for x in 0..w {
-                for y in [0, h - 1] {
-                    if data[(y * w + x) as usize] == label {
-                        sx += x as f64;
-                        sy += y as f64;
-                        count += 1.0;
-                    }
-                }
-            }
-            for y in 0..h {
-                for x in [0, w - 1] {
-                    if data[(y * w + x) as usize] == label {
-                        sx += x as f64;
-                        sy += y as f64;
-                        count += 1.0;
-                    }
+            for (x, y) in border(w, h) {
+                if data[(y * w + x) as usize] == label {
+                    sx += x as f64;
+                    sy += y as f64;
+                    count += 1.0;
                 }
             }
             if count == 0.0 {

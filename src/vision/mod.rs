@@ -19,3 +19,5 @@ pub enum VisionError {
     #[error("OpenCV: {0}")]
     OpenCv(#[from] opencv::Error),
 }
+
+pub mod squares;

@@ -1,0 +1,157 @@
+//! `touchmove board`: the placement seen in each image, one FEN board field a line, `?` where a
+//! square cannot be seen (a hand over it).
+//!
+//! The square reader learns the board's and the set's look from a known position; when the
+//! first image shows the initial position it learns from that one, and what it learned serves
+//! for the rest. Otherwise each image is read with typical looks, which is much less reliable.
+//! The reader tells empty, white and black apart, not the piece type: a piece is printed as a
+//! pawn of its colour (`P`, `p`), except in a first image that shows the initial position, where
+//! the types are known.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow};
+use opencv::core::Mat;
+use opencv::imgcodecs;
+use opencv::prelude::*;
+use shakmaty::{Board, Color, Piece, Role, Square};
+
+use crate::types::{Cell, ImageSide, Placement, SquareObs, SquareState};
+use crate::vision::VisionError;
+use crate::vision::squares::{self, SquareReader, corners_with_white_at, find_straightened, initial_position_side};
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  touchmove board start.jpg move1.jpg move2.jpg\n  touchmove board --calibration calibration/table3.json frame.png")]
+pub struct BoardArgs {
+    /// Images of the board (JPEG, PNG, …), read in order.
+    #[arg(required = true, value_name = "IMAGE")]
+    pub images: Vec<PathBuf>,
+    /// Where the board is: a JSON file with "corners", the playing area's corners at a8, h8, h1,
+    /// a1 in image pixels (what `touchmove calibrate` prints). Without it the board must be
+    /// found in each image; today that works for straightened images (the board, square-on,
+    /// filling the image).
+    #[arg(long, value_name = "FILE")]
+    pub calibration: Option<PathBuf>,
+    /// The images are straightened: take the whole image as the board when no grid is found.
+    #[arg(long)]
+    pub straightened: bool,
+}
+
+/// Pixels a square in the rectified view: the square reader's own working size.
+const PX_PER_SQUARE: i32 = squares::CELL as i32;
+
+/// Where the board is in an image: its corners at a8, h8, h1, a1, and, when the order is only
+/// assumed (a straightened image, taken with White at the bottom until the pieces say
+/// otherwise), the outline it came from (top-left, top-right, bottom-right, bottom-left).
+struct Found {
+    corners: [[f64; 2]; 4],
+    outline: Option<[[f64; 2]; 4]>,
+}
+
+fn read_calibration(path: &Path) -> Result<[[f64; 2]; 4]> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read the calibration file", path.display()))?;
+    let v: serde_json::Value = serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
+    let corners: [[f64; 2]; 4] = serde_json::from_value(v.get("corners").cloned().unwrap_or_default())
+        .map_err(|_| anyhow!("{}: needs \"corners\": four [x, y] pixel positions (a8, h8, h1, a1)", path.display()))?;
+    if corners.iter().flatten().any(|c| !c.is_finite()) {
+        return Err(anyhow!("{}: the corners must be finite numbers", path.display()));
+    }
+    // Twice the signed area of each corner's triangle: all of one sign for a convex outline.
+    let turns: Vec<f64> = (0..4)
+        .map(|i| {
+            let (a, b, c) = (corners[i], corners[(i + 1) % 4], corners[(i + 2) % 4]);
+            (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])
+        })
+        .collect();
+    let area = 0.5 * (0..4).map(|i| corners[i][0] * corners[(i + 1) % 4][1] - corners[(i + 1) % 4][0] * corners[i][1]).sum::<f64>().abs();
+    if area < 16.0 * 16.0 || !(turns.iter().all(|&t| t > 0.0) || turns.iter().all(|&t| t < 0.0)) {
+        return Err(anyhow!("{}: the corners (a8, h8, h1, a1) do not outline a board", path.display()));
+    }
+    Ok(corners)
+}
+
+/// Finds the board in an image: the one call to change when the automatic board finder lands.
+fn find_board(image: &Mat, calibration: Option<&[[f64; 2]; 4]>, straightened: bool) -> Result<Found, VisionError> {
+    if let Some(c) = calibration {
+        return Ok(Found { corners: *c, outline: None });
+    }
+    let outline = match find_straightened(image)? {
+        Some(grid) => grid.corners,
+        None if straightened => {
+            let (w, h) = (image.cols() as f64, image.rows() as f64);
+            [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]]
+        }
+        None => {
+            return Err(VisionError::NoBoard(
+                ": it is not a straightened board, and finding one in a camera view needs --calibration FILE in this build".into(),
+            ));
+        }
+    };
+    Ok(Found { corners: outline, outline: Some(outline) })
+}
+
+fn placement(read: &[SquareObs], known: Option<&Board>) -> Placement {
+    let mut cells = [Cell::Unknown; 64];
+    for (sq, obs) in read.iter().enumerate().take(64) {
+        let color = match obs.state {
+            SquareState::Occluded => continue,
+            SquareState::Empty => {
+                cells[sq] = Cell::Empty;
+                continue;
+            }
+            SquareState::White => Color::White,
+            SquareState::Black => Color::Black,
+        };
+        let role = match known.and_then(|b| b.piece_at(Square::new(sq as u32))) {
+            Some(p) if p.color == color => p.role,
+            _ => obs.role.unwrap_or(Role::Pawn),
+        };
+        cells[sq] = Cell::Piece(Piece { color, role });
+    }
+    Placement(cells)
+}
+
+pub fn run(args: BoardArgs) -> Result<()> {
+    let calibration = args.calibration.as_deref().map(read_calibration).transpose()?;
+    let mut out = io::stdout().lock();
+    let mut reader: Option<SquareReader> = None;
+    // Where White sits, once the first image has shown it.
+    let mut white: Option<ImageSide> = None;
+    for (i, path) in args.images.iter().enumerate() {
+        let name = path.display();
+        if !path.is_file() {
+            return Err(anyhow!("{name}: no such image file"));
+        }
+        let image = imgcodecs::imread(path, imgcodecs::IMREAD_COLOR).with_context(|| format!("{name}: cannot read the image"))?;
+        if image.empty() {
+            return Err(anyhow!("{name}: cannot read the image (missing, or not an image format OpenCV reads)"));
+        }
+        let found = find_board(&image, calibration.as_ref(), args.straightened).with_context(|| format!("{name}"))?;
+        let view = |corners: &[[f64; 2]; 4]| squares::rectify(&image, corners, PX_PER_SQUARE).with_context(|| format!("{name}"));
+        let mut rectified = view(&found.corners)?;
+        if let (Some(outline), Some(side)) = (found.outline, white) {
+            rectified = view(&corners_with_white_at(side, outline))?;
+        }
+        let mut known = None;
+        if i == 0 {
+            let side = initial_position_side(&rectified).with_context(|| format!("{name}"))?;
+            match (side, found.outline) {
+                (Some(side), Some(outline)) => {
+                    white = Some(side);
+                    rectified = view(&corners_with_white_at(side, outline))?;
+                    known = Some(Board::default());
+                }
+                (Some(ImageSide::Bottom), None) => known = Some(Board::default()),
+                _ => {}
+            }
+            if let Some(board) = &known {
+                reader = Some(SquareReader::learn(&rectified, board).with_context(|| format!("{name}: learning the board's look"))?);
+            }
+        }
+        let reader = reader.get_or_insert_with(SquareReader::typical);
+        let read = reader.read(&rectified).with_context(|| format!("{name}"))?;
+        writeln!(out, "{}", placement(&read, known.as_ref())).context("cannot write to standard output")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,401 @@
+//! The square reader on real boards and rendered ones.
+//!
+//! Real data is read from `../shared/real/` (never copied into the project):
+//! - `stills/bgu-per-frame-games/game{2,7}/`: straightened 480×480 frames of two real games
+//!   (`tagged_images/frame_NNNNNN.jpg`) and `gameN.csv` (frame number → FEN); White sits at the
+//!   bottom in both. Each game's frames are read in order after learning from its first
+//!   (initial-position) frame, the reader adapting to the light from its own confident readings.
+//! - `stills/chess-ray-vision/warped/` + `labels.csv`: 13 straightened phone photos of one
+//!   opening; the board does not fill the image and White sits on the left.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use opencv::core::Mat;
+use opencv::imgcodecs;
+use opencv::prelude::*;
+use shakmaty::{Board, Color, Square};
+use touchmove::types::{Cell, Placement, SquareObs, SquareState};
+use touchmove::vision::squares::SquareReader;
+
+fn real(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real").join(rel)
+}
+
+fn load(path: &Path) -> Mat {
+    let m = imgcodecs::imread(path.to_str().unwrap(), imgcodecs::IMREAD_COLOR).unwrap();
+    assert!(!m.empty(), "{} did not load", path.display());
+    m
+}
+
+fn board_of(fen: &str) -> Board {
+    fen.split_whitespace().next().unwrap().parse().unwrap()
+}
+
+/// Square tallies: read wrong (empty/white/black), occluded, and in all; pieces whose type was
+/// read wrong or not at all.
+#[derive(Default, Debug)]
+struct Tally {
+    wrong: usize,
+    occluded: usize,
+    squares: usize,
+    pieces: usize,
+    type_wrong: usize,
+    worst: BTreeMap<String, usize>,
+    confusions: BTreeMap<String, usize>,
+}
+
+impl Tally {
+    fn add(&mut self, name: &str, read: &[SquareObs], truth: &Board) {
+        let mut here = 0;
+        for sq in Square::ALL {
+            let obs = read[usize::from(sq)];
+            let want = match truth.piece_at(sq) {
+                None => SquareState::Empty,
+                Some(p) if p.color == Color::White => SquareState::White,
+                Some(_) => SquareState::Black,
+            };
+            self.squares += 1;
+            if let Some(p) = truth.piece_at(sq) {
+                self.pieces += 1;
+                if obs.role != Some(p.role) {
+                    self.type_wrong += 1;
+                }
+            }
+            match obs.state {
+                SquareState::Occluded => self.occluded += 1,
+                s if s != want => {
+                    self.wrong += 1;
+                    here += 1;
+                    *self.confusions.entry(format!("{sq} {want:?}->{s:?}")).or_default() += 1;
+                }
+                _ => {}
+            }
+        }
+        if here > 0 {
+            self.worst.insert(name.to_owned(), here);
+        }
+    }
+
+    fn report(&self, what: &str) {
+        println!(
+            "{what}: {} of {} squares read wrong ({:.2} %), {} occluded ({:.2} %); piece type wrong or unknown for {} of {} pieces ({:.1} %)",
+            self.wrong,
+            self.squares,
+            100.0 * self.wrong as f64 / self.squares as f64,
+            self.occluded,
+            100.0 * self.occluded as f64 / self.squares as f64,
+            self.type_wrong,
+            self.pieces,
+            100.0 * self.type_wrong as f64 / self.pieces.max(1) as f64
+        );
+    }
+}
+
+/// A game's labelled frames in order: (image, board). A frame labelled twice (one CSV row
+/// before a move, one after) counts once, with the first label.
+fn bgu_game(n: u32) -> Vec<(PathBuf, Board)> {
+    let dir = real(&format!("stills/bgu-per-frame-games/game{n}"));
+    let text = std::fs::read_to_string(dir.join(format!("game{n}.csv"))).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let frame: u64 = f[0].parse().unwrap();
+        let path = dir.join(format!("tagged_images/frame_{frame:06}.jpg"));
+        if path.exists() && seen.insert(frame) {
+            out.push((path, board_of(f[2])));
+        }
+    }
+    out
+}
+
+fn read_game(n: u32) -> Tally {
+    let frames = bgu_game(n);
+    let mut reader = SquareReader::learn(&load(&frames[0].0), &frames[0].1).unwrap();
+    let mut t = Tally::default();
+    for (path, board) in &frames {
+        let read = reader.read_adapting(&load(path)).unwrap();
+        t.add(&path.file_name().unwrap().to_string_lossy(), &read, board);
+    }
+    t
+}
+
+#[test]
+fn bgu_games_2_and_7_read_within_one_percent() {
+    let mut all = Tally::default();
+    for n in [2, 7] {
+        let t = read_game(n);
+        t.report(&format!("bgu game {n}"));
+        println!("  frames with errors: {:?}", t.worst);
+        println!("  confusions: {:?}", t.confusions.iter().filter(|(_, n)| **n > 1).collect::<Vec<_>>());
+        all.wrong += t.wrong;
+        all.occluded += t.occluded;
+        all.squares += t.squares;
+        all.pieces += t.pieces;
+        all.type_wrong += t.type_wrong;
+    }
+    all.report("bgu games 2 and 7");
+    assert_eq!(all.squares, 132 * 64);
+    assert!(all.wrong * 100 <= all.squares, "{} wrong", all.wrong);
+}
+
+/// Rendered games under several cameras and looks (`random_look` seeds), each frame rectified
+/// with the scene's true corners: learned from the first frame, then read in order. Squares a
+/// hand hides (truth `visible` has `?`) are not counted as errors; most should read occluded.
+#[test]
+fn rendered_scenes_read_within_a_tenth_of_a_percent() {
+    use touchmove::sim::camera::Camera;
+    use touchmove::sim::render::Renderer;
+    use touchmove::sim::scenes::game_scene;
+    use touchmove::sim::timeline;
+    use touchmove::types::{Cell, Placement};
+
+    let line = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5"];
+    let (mut wrong, mut seen, mut seen_occluded, mut hidden, mut hidden_occluded) = (0, 0, 0, 0, 0);
+    for seed in [0u64, 3, 4, 6, 8, 10] {
+        let mut pos = shakmaty::Chess::default();
+        let moves: Vec<_> = line
+            .iter()
+            .map(|u| {
+                let m = u.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&pos).unwrap();
+                shakmaty::Position::play_unchecked(&mut pos, m);
+                m
+            })
+            .collect();
+        let mut scene = game_scene(&shakmaty::Chess::default(), &moves, seed);
+        scene.camera.width = 640;
+        scene.camera.height = 360;
+        let tl = timeline::run(&scene).unwrap();
+        let cam = Camera::new(&scene.camera);
+        let corners = cam.board_corners();
+        let mut renderer = Renderer::new(cam, &scene.style, scene.seed).unwrap();
+        let mut reader: Option<SquareReader> = None;
+        let (mut w_seed, mut s_seed) = (0, 0);
+        for (i, world) in tl.frames.iter().enumerate().step_by(20) {
+            let (img, truth) = renderer.render(world).unwrap();
+            let rect = warp(&img, &corners);
+            let placement: Placement = truth.placement.parse().unwrap();
+            let visible: Placement = truth.visible.parse().unwrap();
+            if i == 0 {
+                let board = Board::from_iter(Square::ALL.iter().filter_map(|&sq| match placement.cell(sq) {
+                    Cell::Piece(p) => Some((sq, p)),
+                    _ => None,
+                }));
+                reader = Some(SquareReader::learn(&rect, &board).unwrap());
+            }
+            let read = reader.as_mut().unwrap().read_adapting(&rect).unwrap();
+            for sq in Square::ALL {
+                let obs = read[usize::from(sq)];
+                let want = match placement.cell(sq) {
+                    Cell::Piece(p) if p.color == Color::White => SquareState::White,
+                    Cell::Piece(_) => SquareState::Black,
+                    _ => SquareState::Empty,
+                };
+                if visible.cell(sq) == Cell::Unknown {
+                    hidden += 1;
+                    hidden_occluded += (obs.state == SquareState::Occluded) as usize;
+                } else {
+                    seen += 1;
+                    s_seed += 1;
+                    match obs.state {
+                        SquareState::Occluded => seen_occluded += 1,
+                        s if s != want => {
+                            wrong += 1;
+                            w_seed += 1;
+                            println!("seed {seed} frame {i}: {sq} {want:?} read {s:?}");
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        println!("seed {seed}: {w_seed} of {s_seed} visible squares wrong");
+    }
+    println!(
+        "rendered: {wrong} of {seen} visible squares read wrong ({:.3} %), {seen_occluded} read occluded ({:.2} %); {hidden_occluded} of {hidden} hidden squares read occluded ({:.0} %)",
+        100.0 * wrong as f64 / seen as f64,
+        100.0 * seen_occluded as f64 / seen as f64,
+        100.0 * hidden_occluded as f64 / hidden.max(1) as f64
+    );
+    assert!(wrong * 1000 <= seen, "{wrong} of {seen}");
+    assert!(hidden_occluded * 2 > hidden, "{hidden_occluded} of {hidden} hidden squares occluded");
+}
+
+/// The board seen from above, a8 top-left, 48 pixels a square, from its corners at a8, h8, h1,
+/// a1 (as `vision::geometry::rectify` will do).
+fn warp(img: &Mat, corners: &[[f64; 2]; 4]) -> Mat {
+    warp_at(img, corners, 48.0)
+}
+
+fn warp_at(img: &Mat, corners: &[[f64; 2]; 4], px: f32) -> Mat {
+    use opencv::core::{Point2f, Scalar, Size, Vector};
+    use opencv::imgproc;
+    let s = 8.0 * px;
+    let src: Vector<Point2f> = corners.iter().map(|p| Point2f::new(p[0] as f32, p[1] as f32)).collect();
+    let dst: Vector<Point2f> = [[0.0, 0.0], [s, 0.0], [s, s], [0.0, s]].iter().map(|p: &[f32; 2]| Point2f::new(p[0], p[1])).collect();
+    let m = imgproc::get_perspective_transform(&src, &dst, opencv::core::DECOMP_LU).unwrap();
+    let mut out = Mat::default();
+    imgproc::warp_perspective(img, &mut out, &m, Size::new(s as i32, s as i32), imgproc::INTER_AREA, opencv::core::BORDER_CONSTANT, Scalar::all(0.0)).unwrap();
+    out
+}
+
+/// Without a known position to learn from (`touchmove board` when the first image is not the
+/// initial position), typical looks: BGU game 2's frames after the first, each on its own.
+/// Far weaker than a reader that has learned the board: a fallback, measured here.
+#[test]
+fn typical_looks_read_bgu_game_2_within_ten_percent() {
+    let reader = SquareReader::typical();
+    let mut t = Tally::default();
+    for (path, board) in bgu_game(2).iter().skip(1) {
+        let read = reader.read(&load(path)).unwrap();
+        t.add(&path.file_name().unwrap().to_string_lossy(), &read, board);
+    }
+    t.report("bgu game 2, typical looks");
+    assert!(t.wrong * 100 <= 10 * t.squares, "{} wrong", t.wrong);
+}
+
+fn chess_ray() -> Vec<(PathBuf, Board)> {
+    let dir = real("stills/chess-ray-vision");
+    let text = std::fs::read_to_string(dir.join("labels.csv")).unwrap();
+    text.lines()
+        .skip(1)
+        .filter(|l| l.starts_with("warped/"))
+        .map(|l| {
+            let (file, fen) = l.split_once(',').unwrap();
+            (dir.join(file), board_of(fen))
+        })
+        .collect()
+}
+
+/// The straightened phone photos: the grid is found in each, White's side from the one that
+/// shows the initial position (`img13`), which is also what the reader learns from; then every
+/// photo is read on its own (no adapting: they are not frames of one sequence).
+#[test]
+fn chess_ray_vision_photos_read_their_pattern() {
+    use touchmove::types::ImageSide;
+    use touchmove::vision::squares::{corners_with_white_at, find_straightened, initial_position_side};
+    let photos = chess_ray();
+    assert_eq!(photos.len(), 13);
+    let (first, initial) = photos.iter().find(|(p, _)| p.ends_with("img13.png")).unwrap();
+    assert_eq!(*initial, Board::default());
+    let img = load(first);
+    let grid = find_straightened(&img).unwrap().expect("a straightened board");
+    let side = initial_position_side(&warp(&img, &grid.corners)).unwrap();
+    assert_eq!(side, Some(ImageSide::Left), "White sits on the left in these photos");
+    let reader = SquareReader::learn(&warp(&img, &corners_with_white_at(ImageSide::Left, grid.corners)), initial).unwrap();
+    let mut t = Tally::default();
+    for (path, board) in &photos {
+        let img = load(path);
+        let grid = find_straightened(&img).unwrap().expect("a straightened board");
+        let read = reader.read(&warp(&img, &corners_with_white_at(ImageSide::Left, grid.corners))).unwrap();
+        let before = t.wrong + t.occluded;
+        t.add(&path.file_name().unwrap().to_string_lossy(), &read, board);
+        println!("{}: {} wrong or occluded", path.file_name().unwrap().to_string_lossy(), t.wrong + t.occluded - before);
+    }
+    t.report("chess-ray-vision warped");
+    println!("  confusions: {:?}", t.confusions);
+    assert!(t.wrong <= 3, "{} squares wrong", t.wrong);
+}
+
+fn touchmove_board(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_touchmove")).arg("board").args(args).output().unwrap()
+}
+
+/// `touchmove board` on straightened photos (`chess-ray-vision/warped/img13.png`, the initial
+/// position, then `img03.png`): finds the grid and White's side, prints the initial placement,
+/// then the second photo's colour pattern with every piece as a pawn of its colour.
+#[test]
+fn board_command_prints_one_placement_per_image() {
+    let dir = real("stills/chess-ray-vision/warped");
+    let out = touchmove_board(&[dir.join("img13.png").to_str().unwrap(), dir.join("img03.png").to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+    // img03 is rnbqk2r/ppp2ppp/4pn2/2b5/2pP4/4PN2/PP3PPP/RNBQKB1R.
+    let seen: Placement = lines[1].parse().unwrap();
+    let truth = board_of("rnbqk2r/ppp2ppp/4pn2/2b5/2pP4/4PN2/PP3PPP/RNBQKB1R");
+    let wrong = Square::ALL
+        .iter()
+        .filter(|&&sq| match seen.cell(sq) {
+            Cell::Unknown => false,
+            Cell::Empty => truth.piece_at(sq).is_some(),
+            Cell::Piece(p) => truth.piece_at(sq).map(|t| t.color) != Some(p.color),
+        })
+        .count();
+    assert!(wrong <= 1, "{} read as {}", "img03", lines[1]);
+}
+
+#[test]
+fn board_command_refuses_bad_input_in_one_line() {
+    let missing = touchmove_board(&["/nonexistent/board.jpg"]);
+    let not_image = std::env::temp_dir().join(format!("touchmove-not-an-image-{}.jpg", std::process::id()));
+    std::fs::write(&not_image, b"not an image").unwrap();
+    let unreadable = touchmove_board(&[not_image.to_str().unwrap()]);
+    let cal = std::env::temp_dir().join(format!("touchmove-bad-calibration-{}.json", std::process::id()));
+    std::fs::write(&cal, br#"{"corners":[[0,0],[0,0],[0,0],[0,0]]}"#).unwrap();
+    let photo = real("stills/chess-ray-vision/warped/img13.png");
+    let bad_cal = touchmove_board(&["--calibration", cal.to_str().unwrap(), photo.to_str().unwrap()]);
+    // A camera view (not straightened) without a calibration: no board to read yet.
+    let webcam = real("stills/play-chess-with-a-webcam/chessBoard001.jpg");
+    let no_board = touchmove_board(&[webcam.to_str().unwrap()]);
+    for (what, out) in [("missing", missing), ("not an image", unreadable), ("bad calibration", bad_cal), ("camera view", no_board)] {
+        assert!(!out.status.success(), "{what}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{what}: {err}");
+        assert!(err.starts_with("touchmove: "), "{what}: {err}");
+        assert!(out.stdout.is_empty(), "{what}");
+    }
+    std::fs::remove_file(not_image).ok();
+    std::fs::remove_file(cal).ok();
+}
+
+/// Cost of rectifying a 1280×720 frame at the reader's working size (32 pixels a square) and of
+/// reading its 64 squares, median over many frames of a rendered scene with two arms. Run it
+/// optimised, on one core: `OPENCV_FOR_THREADS_NUM=1 taskset -c 0 cargo test --release --test
+/// squares -- --ignored --nocapture reader_cost`.
+#[test]
+#[ignore]
+fn reader_cost_per_frame() {
+    use std::time::Instant;
+    use touchmove::sim::camera::Camera;
+    use touchmove::sim::render::Renderer;
+    use touchmove::sim::scenes::staged_scene;
+    use touchmove::sim::timeline;
+    let scene = staged_scene(touchmove::sim::scenes::Staged::Breach(touchmove::sim::breaches::BreachKind::TwoHands), 4);
+    let tl = timeline::run(&scene).unwrap();
+    let cam = Camera::new(&scene.camera);
+    let corners = cam.board_corners();
+    let mut renderer = Renderer::new(cam, &scene.style, scene.seed).unwrap();
+    let frames: Vec<Mat> = tl.frames.iter().step_by(10).map(|w| renderer.render(w).unwrap().0).collect();
+    let mut reader = SquareReader::learn(&warp(&frames[0], &corners), &Board::default()).unwrap();
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(|a, b| a.total_cmp(b));
+        v[v.len() / 2]
+    };
+    let (mut warp_ms, mut read_ms, mut adapt_ms) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..3 {
+        for f in &frames {
+            let t = Instant::now();
+            let rect = warp_at(f, &corners, touchmove::vision::squares::CELL as f32);
+            warp_ms.push(t.elapsed().as_secs_f64() * 1e3);
+            let t = Instant::now();
+            std::hint::black_box(reader.read(&rect).unwrap());
+            read_ms.push(t.elapsed().as_secs_f64() * 1e3);
+            let t = Instant::now();
+            std::hint::black_box(reader.read_adapting(&rect).unwrap());
+            adapt_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    println!(
+        "{} frames of {}×{}: rectify {:.2} ms, read 64 squares {:.2} ms, read and adapt {:.2} ms (medians)",
+        read_ms.len(),
+        frames[0].cols(),
+        frames[0].rows(),
+        median(warp_ms),
+        median(read_ms),
+        median(adapt_ms)
+    );
+}
