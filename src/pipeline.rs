@@ -39,12 +39,6 @@ pub struct Summary {
     pub seconds: f64,
 }
 
-/// Reads a calibration file (the JSON `touchmove calibrate` writes: corners at a8, h8, h1, a1
-/// and White's edge).
-pub fn load_calibration(path: &Path) -> Result<BoardGeometry> {
-    Ok(crate::vision::geometry::load_calibration(path)?)
-}
-
 struct Outputs {
     events: JsonlWriter<BufWriter<File>>,
     decisions: JsonlWriter<BufWriter<File>>,

@@ -9,7 +9,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use shakmaty::Chess;
 
 use crate::output::pgn::Tags;
-use crate::pipeline::{ReplayJob, load_calibration, replay};
+use crate::pipeline::{ReplayJob, replay};
+use crate::vision::geometry::load_calibration;
 use crate::source::SourceSpec;
 use crate::types::ImageSide;
 

@@ -1,8 +1,7 @@
-//! A plain square reader, learned from the initial position: each square's colour statistics
-//! (mean and spread of its central part, in Lab) against six classes — empty, White's piece,
-//! Black's piece, each on a light and on a dark square — taken from the 64 squares of the
-//! known start. Nearest class wins; its margin over the runner-up is the confidence. Squares a
-//! hand covers are reported occluded.
+//! Which way round a board that fills the frame lies: each square's colour statistics (mean and
+//! spread of its central part, in Lab) gathered into six classes — empty, White's piece,
+//! Black's piece, each on a light and on a dark square — as the known start says they should
+//! be. Turned right, the classes are tight and far apart; turned wrong, they mix.
 
 use opencv::core::{self, Mat, Rect};
 use opencv::imgproc;
@@ -10,7 +9,6 @@ use shakmaty::{Board, Color, Square};
 
 use super::VisionError;
 use super::rectify::Rectifier;
-use crate::types::{SquareObs, SquareState};
 
 type Features = [f64; 6];
 
@@ -80,17 +78,17 @@ impl CellReader {
         self.means[1][0][0] + self.means[1][1][0] > self.means[2][0][0] + self.means[2][1][0]
     }
 
-    /// How far apart the classes are, in units of how tightly the known board fits them: large
-    /// when the board was found and turned right, small when the squares are not where assumed.
-    pub fn separation(&self, rect: &Rectifier, view: &Mat, known: &Board) -> Result<f64, VisionError> {
-        let spread = self.fit(rect, view, known)?.max(1e-6);
+    /// How far apart the classes are, in units of `fit` (how tightly the known board fits
+    /// them): large when the board was found and turned right, small when the squares are not
+    /// where assumed.
+    pub fn separation(&self, fit: f64) -> f64 {
         let mut closest = f64::INFINITY;
         for l in 0..2 {
             for (a, b) in [(0, 1), (0, 2), (1, 2)] {
                 closest = closest.min(distance(&self.means[a][l], &self.means[b][l]));
             }
         }
-        Ok(closest / spread)
+        closest / fit.max(1e-6)
     }
 
     /// How well a view fits a known board: the mean distance of each square to its class.
@@ -106,24 +104,5 @@ impl CellReader {
             total += distance(&features(&lab, rect.cell(sq))?, &self.means[state][light(sq)]);
         }
         Ok(total / 64.0)
-    }
-
-    /// Reads every square; `covered` squares are reported occluded.
-    pub fn read(&self, rect: &Rectifier, view: &Mat, covered: &[Square]) -> Result<Vec<SquareObs>, VisionError> {
-        let lab = lab(view)?;
-        let mut out = Vec::with_capacity(64);
-        for sq in Square::ALL {
-            if covered.contains(&sq) {
-                out.push(SquareObs::OCCLUDED);
-                continue;
-            }
-            let f = features(&lab, rect.cell(sq))?;
-            let mut d: Vec<(f64, usize)> = (0..3).map(|s| (distance(&f, &self.means[s][light(sq)]), s)).collect();
-            d.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let state = [SquareState::Empty, SquareState::White, SquareState::Black][d[0].1];
-            let confidence = ((d[1].0 - d[0].0) / (d[1].0 + 1e-6)).clamp(0.0, 1.0) as f32;
-            out.push(SquareObs { state, confidence, role: None });
-        }
-        Ok(out)
     }
 }

@@ -55,7 +55,7 @@ impl Vision {
             Some(g) => g,
             None => {
                 let (w, h) = (first.cols() as f64, first.rows() as f64);
-                let mut best: Option<(f64, BoardGeometry)> = None;
+                let mut best: Option<(f64, BoardGeometry, CellReader)> = None;
                 for white in [ImageSide::Bottom, ImageSide::Top, ImageSide::Left, ImageSide::Right] {
                     let g = BoardGeometry { corners: framed(w, h, white), white, h1_light: true };
                     let rect = Rectifier::new(&g, PX, 0.0)?;
@@ -66,14 +66,12 @@ impl Vision {
                         continue;
                     }
                     let fit = reader.fit(&rect, &view, known)?;
-                    if best.as_ref().is_none_or(|(f, _)| fit < *f) {
-                        best = Some((fit, g));
+                    if best.as_ref().is_none_or(|(f, _, _)| fit < *f) {
+                        best = Some((fit, g, reader));
                     }
                 }
-                let g = best.map(|(_, g)| g).ok_or_else(|| VisionError::NoBoard(String::new()))?;
-                let rect = Rectifier::new(&g, PX, 0.0)?;
-                let view = rect.warp(first)?;
-                let separation = CellReader::learn(&rect, &view, known)?.separation(&rect, &view, known)?;
+                let (fit, g, reader) = best.ok_or_else(|| VisionError::NoBoard(String::new()))?;
+                let separation = reader.separation(fit);
                 if std::env::var_os("TOUCHMOVE_DEBUG").is_some() {
                     eprintln!("framed board: class separation {separation:.2}");
                 }
