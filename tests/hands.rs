@@ -49,9 +49,10 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     let count_rate = count_right as f64 / frames as f64;
     let tip_rate = tips_right as f64 / tips.max(1) as f64;
     println!("hand count right in {count_right}/{frames} frames ({:.1}%), fingertip square right in {tips_right}/{tips} ({:.1}%)", count_rate * 100.0, tip_rate * 100.0);
-    // Measured here: about 53% and 33%. The difference from the settled board also holds the
-    // squares a lifted piece left, which merge with the arm; the targets (99% and 95%)
-    // need the arm told apart from those. These bounds guard against getting worse meanwhile.
-    assert!(count_rate > 0.45, "{count_rate}");
-    assert!(tip_rate > 0.2, "{tip_rate}");
+    // Measured here: about 79% and 61%. The difference from the settled board also holds the
+    // squares a lifted piece left, which merge with the arm, and the fingertips stand above the
+    // board, so the targets (99% and 95%) are not met yet. These bounds guard against
+    // getting worse meanwhile.
+    assert!(count_rate > 0.72, "{count_rate}");
+    assert!(tip_rate > 0.5, "{tip_rate}");
 }

@@ -1,7 +1,10 @@
 //! Hands and arms over the board. A hand is what is not the board and reaches in from outside
-//! it: the difference between the frame and the last settled view of the board, kept where it
+//! it: the difference between the frame and the settled view of the board, kept where it
 //! touches the edge of the view (arms come from the players), so a moved piece — a change
-//! inside the board — is never a hand. Skin colour plays no part, so sleeves, gloves and any
+//! inside the board — is never a hand. The settled view is renewed region by region: a change
+//! inside the board that stays still (a piece set down, a square left empty) joins it within a
+//! few frames, while anything joined to the edge must stay still for seconds, and the light is
+//! followed only far from anything new, so a slowly creeping arm never seeps into it. Skin colour plays no part, so sleeves, gloves and any
 //! skin tone are hands alike. Regions are followed from frame to frame by overlap, so two arms
 //! stay two and keep their ids; the fingertips are the region's far end from where it enters.
 
@@ -20,19 +23,29 @@ const DIFF_LEVEL: f64 = 28.0;
 const SHADOW_RATIO: f64 = 0.6;
 /// How much a pixel's colour balance may shift before something else stands there.
 const CHROMA_LEVEL: f64 = 0.04;
-/// Frames with no arm in view before the settled view is renewed.
-const SETTLE_FRAMES: u32 = 6;
-/// Frames a region may stay perfectly still before it is taken as part of the scene (a clock
-/// button left down, a shadow that stopped): a resting hand moves a little, a scene does not.
-const STILL_FRAMES: u32 = 45;
-/// Mean level of frame-to-frame change inside a region below which it counts as still.
-const STILL_LEVEL: f64 = 2.0;
+/// Frame-to-frame change (any channel) that counts as motion at a pixel.
+const MOTION_LEVEL: u8 = 16;
+/// Frames a change inside the board (a moved piece) must stay still before it is settled.
+const SETTLE_FRAMES: u16 = 8;
+/// Frames a change reaching in from the edge must stay perfectly still before it is taken as
+/// part of the scene (a clock button left down, a shadow that stopped, a sleeve at rest on the
+/// table edge): a hand at rest over the board still stirs within that time.
+const STILL_FRAMES: u16 = 90;
+/// A square counts as covered when more than 1/COVER_FRACTION of it lies under the arm: a
+/// square partly hidden misreads, and the tracker would take the misreading for a move.
+const COVER_FRACTION: i32 = 20;
+/// A region is still when no more than 1/RESTLESS_FRACTION of its pixels moved.
+const RESTLESS_FRACTION: u32 = 50;
+/// How fast the settled view follows slow light changes where nothing new stands.
+const DRIFT_RATE: f64 = 0.05;
 
 pub struct HandDetector {
+    /// The settled view: the board and the table as they stand with no arm over them.
     background: Option<Mat>,
-    last_view: Option<Mat>,
-    still: u32,
-    quiet: u32,
+    /// The last frame, smoothed against noise, for motion.
+    last_smooth: Option<Mat>,
+    /// Per pixel: frames since it last moved.
+    calm: Vec<u16>,
     /// Last frame's regions: id and label mask, for following by overlap.
     previous: Vec<(u32, Mat)>,
     next_id: u32,
@@ -47,7 +60,7 @@ struct Region {
 
 impl Default for HandDetector {
     fn default() -> Self {
-        HandDetector { background: None, last_view: None, still: 0, quiet: 0, previous: Vec::new(), next_id: 0 }
+        HandDetector { background: None, last_smooth: None, calm: Vec::new(), previous: Vec::new(), next_id: 0 }
     }
 }
 
@@ -91,6 +104,7 @@ impl HandDetector {
     pub fn detect(&mut self, rect: &Rectifier, view: &Mat) -> Result<Vec<HandObs>, VisionError> {
         let Some(background) = &self.background else {
             self.background = Some(view.try_clone()?);
+            self.calm = vec![0; (view.rows() * view.cols()) as usize];
             return Ok(Vec::new());
         };
         let mask = changed(view, background)?;
@@ -102,20 +116,14 @@ impl HandDetector {
         let k2 = imgproc::get_structuring_element(imgproc::MORPH_ELLIPSE, Size::new(11, 11), Point::new(-1, -1))?;
         let mut closed = Mat::default();
         imgproc::morphology_ex(&opened, &mut closed, imgproc::MORPH_CLOSE, &k2, Point::new(-1, -1), 1, core::BORDER_CONSTANT, edge)?;
-        let regions = self.regions(rect, &closed)?;
-        if regions.is_empty() {
-            self.quiet += 1;
-            if self.quiet >= SETTLE_FRAMES {
-                self.background = Some(view.try_clone()?);
-            }
-            self.previous.clear();
-            return Ok(Vec::new());
-        }
-        self.quiet = 0;
-        if self.absorb_if_still(view, &closed)? {
-            self.previous.clear();
-            return Ok(Vec::new());
-        }
+        self.note_motion(view)?;
+        let (labels, n) = {
+            let mut labels = Mat::default();
+            let n = imgproc::connected_components(&closed, &mut labels, 8, core::CV_32S)?;
+            (labels, n as usize)
+        };
+        let settle = self.settle(view, &closed, &labels, n)?;
+        let regions = self.regions(rect, &labels, n, &settle)?;
         let mut out = Vec::new();
         let mut now = Vec::new();
         for r in regions {
@@ -127,43 +135,75 @@ impl HandDetector {
         Ok(out)
     }
 
-    /// Takes a region that has not moved for a while into the settled view.
-    fn absorb_if_still(&mut self, view: &Mat, mask: &Mat) -> Result<bool, VisionError> {
-        let moving = match &self.last_view {
-            Some(last) => {
-                let mut d = Mat::default();
-                core::absdiff(view, last, &mut d)?;
-                let mean = core::mean(&d, mask)?;
-                (mean[0] + mean[1] + mean[2]) / 3.0 > STILL_LEVEL
-            }
-            None => true,
-        };
-        self.last_view = Some(view.try_clone()?);
-        self.still = if moving { 0 } else { self.still + 1 };
-        if self.still < STILL_FRAMES {
-            return Ok(false);
+    /// Counts, per pixel, the frames since it last moved.
+    fn note_motion(&mut self, view: &Mat) -> Result<(), VisionError> {
+        let mut smooth = Mat::default();
+        imgproc::blur_def(view, &mut smooth, Size::new(3, 3))?;
+        let Some(last) = self.last_smooth.replace(smooth) else { return Ok(()) };
+        let now = self.last_smooth.as_ref().expect("just set").data_bytes()?;
+        let was = last.data_bytes()?;
+        for (i, c) in self.calm.iter_mut().enumerate() {
+            let moved = (0..3).any(|k| now[3 * i + k].abs_diff(was[3 * i + k]) > MOTION_LEVEL);
+            *c = if moved { 0 } else { c.saturating_add(1) };
         }
-        self.still = 0;
-        if let Some(bg) = self.background.as_mut() {
-            view.copy_to_masked(bg, mask)?;
-        }
-        Ok(true)
+        Ok(())
     }
 
-    /// Connected parts of the change that touch the edge of the view and are big enough to be
-    /// an arm.
-    fn regions(&self, rect: &Rectifier, mask: &Mat) -> Result<Vec<Region>, VisionError> {
-        let mut labels = Mat::default();
-        let mut stats = Mat::default();
-        let mut centroids = Mat::default();
-        let n = imgproc::connected_components_with_stats(mask, &mut labels, &mut stats, &mut centroids, 8, core::CV_32S)?;
+    /// Renews the settled view: where nothing new stands it follows the light slowly; a change
+    /// that has stayed still long enough (a piece set down, a square a piece left) becomes part
+    /// of it, at once if it lies inside the view, only after a long stillness if it reaches in
+    /// from the edge, as arms do. Returns, per label, whether it was settled this frame.
+    fn settle(&mut self, view: &Mat, mask: &Mat, labels: &Mat, n: usize) -> Result<Vec<bool>, VisionError> {
         let (w, h) = (labels.cols(), labels.rows());
-        let min_area = rect.px * rect.px / 2;
         let data = labels.data_typed::<i32>()?;
+        let mut at_edge = vec![false; n];
+        for (x, y) in border(w, h) {
+            at_edge[data[(y * w + x) as usize] as usize] = true;
+        }
+        // A region settles when hardly any of its pixels stirred lately (noise stirs a few).
+        let (mut area, mut restless) = (vec![0u32; n], [vec![0u32; n], vec![0u32; n]]);
+        for (i, &l) in data.iter().enumerate() {
+            let l = l as usize;
+            area[l] += 1;
+            restless[0][l] += u32::from(self.calm[i] < SETTLE_FRAMES);
+            restless[1][l] += u32::from(self.calm[i] < STILL_FRAMES);
+        }
+        let settled: Vec<bool> = (0..n).map(|l| l > 0 && restless[usize::from(at_edge[l])][l] * RESTLESS_FRACTION <= area[l]).collect();
+        // Light is followed only well away from anything new: an arm creeping in would otherwise
+        // seep into the settled view before it differs enough to be seen.
+        let mut near = Mat::default();
+        let k = imgproc::get_structuring_element(imgproc::MORPH_RECT, Size::new(21, 21), Point::new(-1, -1))?;
+        imgproc::dilate(mask, &mut near, &k, Point::new(-1, -1), 1, core::BORDER_CONSTANT, imgproc::morphology_default_border_value()?)?;
+        let bg = self.background.as_mut().expect("set on the first frame");
+        let now = view.data_bytes()?;
+        let (m, out) = (near.data_bytes()?, bg.data_bytes_mut()?);
+        for (i, &l) in data.iter().enumerate() {
+            let l = l as usize;
+            if settled[l] {
+                out[3 * i..3 * i + 3].copy_from_slice(&now[3 * i..3 * i + 3]);
+            } else if m[i] == 0 && self.calm[i] >= SETTLE_FRAMES {
+                for k in 0..3 {
+                    let (a, b) = (now[3 * i + k] as f64, out[3 * i + k] as f64);
+                    out[3 * i + k] = (b + (a - b) * DRIFT_RATE).round() as u8;
+                }
+            }
+        }
+        Ok(settled)
+    }
+
+    /// Connected parts of the change that touch the edge of the view, are big enough to be an
+    /// arm and were not just settled.
+    fn regions(&self, rect: &Rectifier, labels: &Mat, n: usize, settled: &[bool]) -> Result<Vec<Region>, VisionError> {
+        let (w, h) = (labels.cols(), labels.rows());
+        let min_area = (rect.px * rect.px / 2) as usize;
+        let data = labels.data_typed::<i32>()?;
+        let mut area = vec![0usize; n];
+        for &l in data {
+            area[l as usize] += 1;
+        }
         let mut out = Vec::new();
-        for label in 1..n {
-            let area = *stats.at_2d::<i32>(label, imgproc::CC_STAT_AREA)?;
-            if area < min_area {
+        for label in 1..n as i32 {
+            if area[label as usize] < min_area || settled[label as usize] {
                 continue;
             }
             // Where it crosses the edge of the view: the arm's way in.
@@ -229,7 +269,7 @@ impl HandDetector {
         for sq in Square::ALL {
             let cell = rect.cell(sq);
             let roi = Mat::roi(&r.mask, cell)?;
-            if core::count_non_zero(&roi)? * 4 > cell.width * cell.height {
+            if core::count_non_zero(&roi)? * COVER_FRACTION > cell.width * cell.height {
                 covers.push(sq);
             }
         }

@@ -1,0 +1,120 @@
+//! Where vision loses a rendered game: runs the vision pass on a rendered real game (frames in
+//! memory, the true board geometry), compares it frame by frame with the ideal observation, and
+//! feeds the tracker four mixes (vision or ideal squares × vision or ideal hands) to show which
+//! half breaks the record.
+//!
+//! `cargo run --release --example diag_vision -- [GAME] [SEED] [PLIES]`
+
+use shakmaty::Position;
+use touchmove::rules::{Rules, RulesConfig};
+use touchmove::sim::camera::Camera;
+use touchmove::sim::observe::ideal;
+use touchmove::sim::render::Renderer;
+use touchmove::sim::scenes::game_scene;
+use touchmove::sim::timeline;
+use touchmove::tracker::{Tracker, TrackerConfig};
+use touchmove::types::{BoardGeometry, DecisionKind, ImageSide, Observation, SquareState};
+use touchmove::vision::frame::Vision;
+
+fn record(start: &shakmaty::Chess, obs: &[Observation]) -> (Vec<String>, Vec<String>) {
+    let mut tracker = Tracker::new(TrackerConfig { start: start.board().clone(), ..TrackerConfig::default() });
+    let mut rules = Rules::new(RulesConfig { start: start.clone(), white_sits: None });
+    let mut events: Vec<_> = obs.iter().flat_map(|o| tracker.observe(o)).collect();
+    events.extend(tracker.finish());
+    let (mut moves, mut bad) = (Vec::new(), Vec::new());
+    for e in &events {
+        for d in rules.apply(e) {
+            match d.kind {
+                DecisionKind::Move { san, .. } => moves.push(san),
+                DecisionKind::Violation { article, ref detail, .. } => bad.push(format!("{article}@{:.1}: {detail}", d.t)),
+                _ => {}
+            }
+        }
+    }
+    (moves, bad)
+}
+
+fn main() {
+    let args: Vec<u64> = std::env::args().skip(1).map(|a| a.parse().expect("numbers")).collect();
+    let game = *args.first().unwrap_or(&5) as usize;
+    let seed = *args.get(1).unwrap_or(&1);
+    let plies = *args.get(2).unwrap_or(&16) as usize;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let games = touchmove::sim::pgn::read_games(&std::fs::read_to_string(root.join("../shared/real/pgn/twic1599.pgn")).unwrap()).unwrap();
+    let g = &games[game - 1];
+    let n = g.moves.len().min(plies);
+    let scene = game_scene(&g.start, &g.moves[..n], seed);
+    let tl = timeline::run(&scene).unwrap();
+    let cam = Camera::new(&scene.camera);
+    let start = scene.start_position().unwrap();
+    let truth = ideal(&tl, &cam);
+    let mut renderer = Renderer::new(cam.clone(), &scene.style, scene.seed).unwrap();
+    let geometry = BoardGeometry { corners: cam.board_corners(), white: ImageSide::Bottom, h1_light: true };
+    let mut vision: Option<Vision> = None;
+    let mut seen = Vec::new();
+    let (mut sq_total, mut sq_wrong, mut count_right, mut tip_n, mut tip_right) = (0, 0, 0, 0, 0);
+    let verbose = std::env::var_os("DIAG_VERBOSE").is_some();
+    for (i, world) in tl.frames.iter().enumerate() {
+        let (img, _) = renderer.render(world).unwrap();
+        let v = vision.get_or_insert_with(|| Vision::start(&img, Some(geometry), start.board()).unwrap());
+        let o = v.observe(i as u64, i as f64 / tl.fps, &img).unwrap();
+        if std::env::var("DIAG_DUMP").is_ok_and(|d| d.split(',').any(|f| f == i.to_string())) {
+            opencv::imgcodecs::imwrite(&format!("/tmp/diag-{i}.png"), &img, &opencv::core::Vector::new()).unwrap();
+        }
+        let t = &truth[i];
+        let over: Vec<_> = t.hands.iter().filter(|h| h.extremity_square.is_some() || !h.covers.is_empty()).collect();
+        let found: Vec<_> = o.hands.iter().filter(|h| h.extremity_square.is_some() || !h.covers.is_empty()).collect();
+        if over.len() == found.len() {
+            count_right += 1;
+        }
+        if let ([a], [b]) = (over.as_slice(), found.as_slice()) {
+            if a.extremity_square.is_some() {
+                tip_n += 1;
+                tip_right += usize::from(a.extremity_square == b.extremity_square);
+            }
+        }
+        let mut wrong_here = Vec::new();
+        for k in 0..64 {
+            let (a, b) = (t.squares[k].state, o.squares[k].state);
+            if a == SquareState::Occluded || b == SquareState::Occluded {
+                continue;
+            }
+            sq_total += 1;
+            if a != b {
+                sq_wrong += 1;
+                wrong_here.push(format!("{}:{:?}→{:?}", shakmaty::Square::new(k as u32), a, b));
+            }
+        }
+        if verbose && (!wrong_here.is_empty() || over.len() != found.len()) {
+            let tips = |hs: &[&touchmove::types::HandObs]| hs.iter().map(|h| format!("{:?}/{}", h.extremity_square.map(|s| s.to_string()), h.covers.len())).collect::<Vec<_>>().join(",");
+            eprintln!("frame {i}: hands truth [{}] seen [{}]; wrong {}", tips(&over), tips(&found), wrong_here.join(" "));
+        }
+        seen.push(o);
+    }
+    let frames = tl.frames.len();
+    println!("game {game} seed {seed}: {frames} frames; squares wrong {sq_wrong}/{sq_total} ({:.3}%), hand count right {:.1}%, fingertip square {}/{} ({:.1}%)", 100.0 * sq_wrong as f64 / sq_total.max(1) as f64, 100.0 * count_right as f64 / frames as f64, tip_right, tip_n, 100.0 * tip_right as f64 / tip_n.max(1) as f64);
+    let want: Vec<String> = {
+        let mut p = start.clone();
+        g.moves[..n].iter().map(|m| { let s = shakmaty::san::San::from_move(&p, *m).to_string(); p.play_unchecked(*m); s }).collect()
+    };
+    println!("truth:  {}", want.join(" "));
+    let mix = |sq_from_vision: bool, hands_from_vision: bool| -> Vec<Observation> {
+        seen.iter().zip(&truth).map(|(v, t)| {
+            let mut o = t.clone();
+            o.clock = None;
+            if hands_from_vision { o.hands = v.hands.clone(); }
+            if sq_from_vision {
+                o.squares = v.squares.clone();
+            } else {
+                // Ideal squares, hidden where the hands in use cover them.
+                for h in &o.hands { for s in &h.covers { o.squares[usize::from(*s)] = touchmove::types::SquareObs::OCCLUDED; } }
+            }
+            o
+        }).collect()
+    };
+    for (name, s, h) in [("ideal", false, false), ("vision squares", true, false), ("vision hands", false, true), ("vision", true, true)] {
+        let (moves, bad) = record(&start, &mix(s, h));
+        let ok = moves == want && bad.is_empty();
+        println!("{name:>15}: {} {} | {}", if ok { "EXACT" } else { "     " }, moves.join(" "), bad.join("; "));
+    }
+}
