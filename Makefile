@@ -32,6 +32,8 @@ eval: setup
 	cargo run --release --quiet --example eval_rules
 	cargo run --release --quiet --example eval_video
 	cargo test --release --test hands -- --nocapture
+	@echo "== rendered real games through vision, frame by frame against their truth"
+	@for g in "5 1" "10 2" "15 3" "20 4" "25 5" "30 6" "35 7" "40 8"; do cargo run --release --quiet --example diag_vision -- $$g 20 | grep -v "^ *\(ideal\|vision squares\|vision hands\)"; done
 
 bench: setup
 	cargo bench --bench rules --bench render

@@ -3,7 +3,10 @@
 //! feeds the tracker four mixes (vision or ideal squares × vision or ideal hands) to show which
 //! half breaks the record.
 //!
-//! `cargo run --release --example diag_vision -- [GAME] [SEED] [PLIES]`
+//! `cargo run --release --example diag_vision -- [GAME] [SEED] [PLIES]`; with DIAG_VERBOSE=1
+//! the frames where vision and truth disagree (DIAG_FRAMES=A-B adds a range), DIAG_OFFSETS=1
+//! the fingertips' error along and across the reach, DIAG_EVENTS=T0-T1 the tracker's events in
+//! that time span for each mix, DIAG_DUMP=F,G the rendered frames F and G as /tmp/diag-F.png.
 
 use shakmaty::Position;
 use touchmove::rules::{Rules, RulesConfig};
@@ -21,6 +24,12 @@ fn record(start: &shakmaty::Chess, obs: &[Observation]) -> (Vec<String>, Vec<Str
     let mut rules = Rules::new(RulesConfig { start: start.clone(), white_sits: None });
     let mut events: Vec<_> = obs.iter().flat_map(|o| tracker.observe(o)).collect();
     events.extend(tracker.finish());
+    if let Ok(range) = std::env::var("DIAG_EVENTS") {
+        let (a, b) = range.split_once('-').map(|(a, b)| (a.parse::<f64>().unwrap(), b.parse::<f64>().unwrap())).unwrap();
+        for e in events.iter().filter(|e| (a..b).contains(&e.t)) {
+            eprintln!("  {}", e.to_json());
+        }
+    }
     let (mut moves, mut bad) = (Vec::new(), Vec::new());
     for e in &events {
         for d in rules.apply(e) {
@@ -53,6 +62,7 @@ fn main() {
     let mut vision: Option<Vision> = None;
     let mut seen = Vec::new();
     let (mut sq_total, mut sq_wrong, mut count_right, mut tip_n, mut tip_right) = (0, 0, 0, 0, 0);
+    let mut offsets: Vec<([f32; 2], [f32; 2])> = Vec::new();
     let verbose = std::env::var_os("DIAG_VERBOSE").is_some();
     for (i, world) in tl.frames.iter().enumerate() {
         let (img, _) = renderer.render(world).unwrap();
@@ -71,6 +81,10 @@ fn main() {
             if a.extremity_square.is_some() {
                 tip_n += 1;
                 tip_right += usize::from(a.extremity_square == b.extremity_square);
+                if let (Some(p), Some(q)) = (a.extremity_board, b.extremity_board) {
+                    let sign = if b.side == Some(touchmove::types::Side::White) { 1.0 } else { -1.0 };
+                    offsets.push((p, [(q[0] - p[0]) * sign, (q[1] - p[1]) * sign]));
+                }
             }
         }
         let mut wrong_here = Vec::new();
@@ -85,14 +99,22 @@ fn main() {
                 wrong_here.push(format!("{}:{:?}→{:?}", shakmaty::Square::new(k as u32), a, b));
             }
         }
-        if verbose && (!wrong_here.is_empty() || over.len() != found.len()) {
+        if verbose && (!wrong_here.is_empty() || over.len() != found.len() || std::env::var("DIAG_FRAMES").is_ok_and(|r| { let (a, b) = r.split_once("-").unwrap(); (a.parse::<usize>().unwrap()..b.parse().unwrap()).contains(&i) })) {
             let tips = |hs: &[&touchmove::types::HandObs]| hs.iter().map(|h| format!("{:?}/{}", h.extremity_square.map(|s| s.to_string()), h.covers.len())).collect::<Vec<_>>().join(",");
-            eprintln!("frame {i}: hands truth [{}] seen [{}]; wrong {}", tips(&over), tips(&found), wrong_here.join(" "));
+            eprintln!("frame {i}: hands truth [{}] seen [{}]; wrong {}; covers {:?}", tips(&over), tips(&found), wrong_here.join(" "), found.iter().map(|h| h.covers.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" ")).collect::<Vec<_>>());
         }
         seen.push(o);
     }
     let frames = tl.frames.len();
     println!("game {game} seed {seed}: {frames} frames; squares wrong {sq_wrong}/{sq_total} ({:.3}%), hand count right {:.1}%, fingertip square {}/{} ({:.1}%)", 100.0 * sq_wrong as f64 / sq_total.max(1) as f64, 100.0 * count_right as f64 / frames as f64, tip_right, tip_n, 100.0 * tip_right as f64 / tip_n.max(1) as f64);
+    if std::env::var_os("DIAG_OFFSETS").is_some() {
+        let mut along: Vec<f32> = offsets.iter().map(|(_, d)| d[1]).collect();
+        let mut across: Vec<f32> = offsets.iter().map(|(_, d)| d[0]).collect();
+        along.sort_by(f32::total_cmp);
+        across.sort_by(f32::total_cmp);
+        let q = |v: &[f32], f: f64| v[((v.len() - 1) as f64 * f) as usize];
+        println!("fingertip offset along the reach: p10 {:+.2} p50 {:+.2} p90 {:+.2}; across: p10 {:+.2} p50 {:+.2} p90 {:+.2}", q(&along, 0.1), q(&along, 0.5), q(&along, 0.9), q(&across, 0.1), q(&across, 0.5), q(&across, 0.9));
+    }
     let want: Vec<String> = {
         let mut p = start.clone();
         g.moves[..n].iter().map(|m| { let s = shakmaty::san::San::from_move(&p, *m).to_string(); p.play_unchecked(*m); s }).collect()

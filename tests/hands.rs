@@ -7,6 +7,7 @@ use touchmove::sim::render::Renderer;
 use touchmove::sim::scenes::{STAGED_NAMES, staged_scene};
 use touchmove::sim::timeline;
 use touchmove::types::{BoardGeometry, ImageSide};
+use touchmove::vision::geometry::Pose;
 use touchmove::vision::hands::HandDetector;
 use touchmove::vision::rectify::Rectifier;
 
@@ -23,7 +24,8 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
         let g = BoardGeometry { corners: cam.board_corners(), white: ImageSide::Bottom, h1_light: true };
         let rect = Rectifier::new(&g, 32, 0.75).unwrap();
         let mut renderer = Renderer::new(cam.clone(), &scene.style, scene.seed).unwrap();
-        let mut detector = HandDetector::new();
+        let pose = Pose::from_board(&g, scene.camera.width as f64, scene.camera.height as f64);
+        let mut detector = HandDetector::with_pose(pose);
         for world in &tl.frames {
             let (img, _) = renderer.render(world).unwrap();
             let view = rect.warp(&img).unwrap();
@@ -49,10 +51,10 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     let count_rate = count_right as f64 / frames as f64;
     let tip_rate = tips_right as f64 / tips.max(1) as f64;
     println!("hand count right in {count_right}/{frames} frames ({:.1}%), fingertip square right in {tips_right}/{tips} ({:.1}%)", count_rate * 100.0, tip_rate * 100.0);
-    // Measured here: about 79% and 61%. The difference from the settled board also holds the
-    // squares a lifted piece left, which merge with the arm, and the fingertips stand above the
-    // board, so the targets (99% and 95%) are not met yet. These bounds guard against
-    // getting worse meanwhile.
-    assert!(count_rate > 0.72, "{count_rate}");
+    // Measured here: about 84% and 61%. The misses: an arm still counted for a few frames as
+    // it withdraws past the board's edge, and the far end of a hand's silhouette, which lies
+    // past what the fingers hold, near a square's edge. The targets (99% and 95%) are not
+    // met yet; these bounds guard against getting worse meanwhile.
+    assert!(count_rate > 0.78, "{count_rate}");
     assert!(tip_rate > 0.5, "{tip_rate}");
 }

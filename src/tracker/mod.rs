@@ -21,6 +21,9 @@ const LOOSE_SECS: f64 = 3.0;
 /// How far fingertips may drift, in squares, and still be at rest.
 const STILL_SQUARES: f32 = 0.15;
 
+/// How far inside a square, in squares, fingertips must rest for a touch.
+const TOUCH_INSET: f32 = 0.2;
+
 /// How long an arm may stay off the playing area before it counts as gone, seconds.
 const LEAVE_SECS: f64 = 0.4;
 
@@ -262,8 +265,11 @@ impl Tracker {
                 }
                 None => track.current.map(|(_, v)| v.start),
             };
+            // Near a square's edge, fingertips seen a little off may be on the neighbour:
+            // only a rest clearly on the piece is a touch (a false 4.3 is worse than a miss).
+            let clear = h.extremity_board.is_none_or(|p| p.iter().all(|c| (TOUCH_INSET..1.0 - TOUCH_INSET).contains(&c.rem_euclid(1.0))));
             if let (Some((sq, _)), Some(since)) = (track.current, rest) {
-                if occupied && now.1 - since.1 >= dwell && !track.touched.contains(&sq) {
+                if occupied && clear && now.1 - since.1 >= dwell && !track.touched.contains(&sq) {
                     track.touched.push(sq);
                     let at = since;
                     let hand = HandId(track.event_id);

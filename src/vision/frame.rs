@@ -86,7 +86,8 @@ impl Vision {
         let rect = Rectifier::new(&geometry, PX, MARGIN)?;
         let view = rect.warp(first)?;
         let squares = SquareReader::learn(&board_of(&rect, &view)?, known)?;
-        let mut hands = HandDetector::new();
+        let pose = super::geometry::Pose::from_board(&geometry, first.cols() as f64, first.rows() as f64);
+        let mut hands = HandDetector::with_pose(pose);
         hands.detect(&rect, &view)?;
         Ok(Vision { geometry, rect, squares, hands })
     }
@@ -95,9 +96,14 @@ impl Vision {
     pub fn observe(&mut self, index: u64, t: f64, frame: &Mat) -> Result<Observation, VisionError> {
         let view = self.rect.warp(frame)?;
         let hands = self.hands.detect(&self.rect, &view)?;
-        let covered: Vec<shakmaty::Square> = hands.iter().flat_map(|h| h.covers.iter().copied()).collect();
+        // Around an arm, parts of the hand the colour of the squares and the arm's shadow
+        // escape the outline; a square next to a covered one is not trusted while it is there.
+        let mut hidden = shakmaty::Bitboard::EMPTY;
+        for sq in hands.iter().flat_map(|h| h.covers.iter().copied()) {
+            hidden |= shakmaty::attacks::king_attacks(sq).with(sq);
+        }
         let mut squares = self.squares.read_adapting(&board_of(&self.rect, &view)?)?;
-        for sq in covered {
+        for sq in hidden {
             squares[usize::from(sq)] = crate::types::SquareObs::OCCLUDED;
         }
         Ok(Observation { frame: index, t, squares, hands, clock: None, board_lost: false })

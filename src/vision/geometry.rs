@@ -14,6 +14,7 @@ mod corners;
 mod extent;
 mod homography;
 mod lattice;
+mod pose;
 
 use opencv::core::{self, Mat, Point2f, Scalar, Size, Vector};
 use opencv::imgproc;
@@ -22,6 +23,7 @@ use shakmaty::{File, Rank, Square};
 
 pub use calibration::{Calibration, WhiteFrom, load_calibration};
 pub use homography::Homography;
+pub use pose::Pose;
 
 use super::VisionError;
 use crate::types::{BoardGeometry, ImageSide};

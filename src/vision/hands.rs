@@ -6,7 +6,10 @@
 //! few frames, while anything joined to the edge must stay still for seconds, and the light is
 //! followed only far from anything new, so a slowly creeping arm never seeps into it. Skin colour plays no part, so sleeves, gloves and any
 //! skin tone are hands alike. Regions are followed from frame to frame by overlap, so two arms
-//! stay two and keep their ids; the fingertips are the region's far end from where it enters.
+//! stay two and keep their ids; an arm lost for a few frames keeps its id and, briefly, its
+//! place. The fingertips are the region's far end over the board from where it enters, put
+//! back over the square they hover above with the camera's pose (they hold at a piece's
+//! height, not on the board).
 
 use opencv::core::{self, Mat, Point, Scalar, Size};
 use opencv::imgproc;
@@ -14,6 +17,7 @@ use opencv::prelude::*;
 use shakmaty::Square;
 
 use super::VisionError;
+use super::geometry::Pose;
 use super::rectify::Rectifier;
 use crate::types::{HandObs, Side};
 
@@ -22,7 +26,7 @@ const DIFF_LEVEL: f64 = 28.0;
 /// How much darker (or lighter) light alone may make a pixel.
 const SHADOW_RATIO: f64 = 0.6;
 /// How much a pixel's colour balance may shift before something else stands there.
-const CHROMA_LEVEL: f64 = 0.04;
+const CHROMA_LEVEL: f64 = 0.018;
 /// Frame-to-frame change (any channel) that counts as motion at a pixel.
 const MOTION_LEVEL: u8 = 16;
 /// Frames a change inside the board (a moved piece) must stay still before it is settled.
@@ -36,6 +40,20 @@ const STILL_FRAMES: u16 = 90;
 const COVER_FRACTION: i32 = 20;
 /// A region is still when no more than 1/RESTLESS_FRACTION of its pixels moved.
 const RESTLESS_FRACTION: u32 = 50;
+/// How high fingertips hold above the board, in squares: at a piece's head or where they grasp
+/// it (a pawn stands about 0.9 squares tall, a king 1.7).
+const TIP_HEIGHT: f64 = 1.1;
+/// How far the far end of a hand's silhouette lies beyond the point it holds or touches, in
+/// squares along its reach (measured on rendered hands: 0.1–0.3).
+const TIP_OVERSHOOT: f32 = 0.2;
+/// The most a pixel may differ from the settled view and still be followed as light drifting:
+/// light changes slowly and is followed as it goes, while a hand the colour of the squares
+/// differs by more than this without counting as new, and must not seep in.
+const DRIFT_LEVEL: u8 = 10;
+/// Frames an arm that vanished is remembered, so that it keeps its id if it shows again.
+const REMEMBER_FRAMES: u32 = 12;
+/// Frames an arm that vanished is still reported where it was last seen.
+const HOLD_FRAMES: u32 = 6;
 /// How fast the settled view follows slow light changes where nothing new stands.
 const DRIFT_RATE: f64 = 0.05;
 
@@ -47,8 +65,20 @@ pub struct HandDetector {
     /// Per pixel: frames since it last moved.
     calm: Vec<u16>,
     /// Last frame's regions: id and label mask, for following by overlap.
-    previous: Vec<(u32, Mat)>,
+    previous: Vec<Seen>,
     next_id: u32,
+    pose: Option<Pose>,
+}
+
+/// An arm seen lately, for following it.
+struct Seen {
+    id: u32,
+    mask: Mat,
+    entry: [f64; 2],
+    /// Frames since it was last seen.
+    age: u32,
+    /// What was reported of it then.
+    last: HandObs,
 }
 
 /// A region found in one frame, before ids are given.
@@ -60,15 +90,33 @@ struct Region {
 
 impl Default for HandDetector {
     fn default() -> Self {
-        HandDetector { background: None, last_smooth: None, calm: Vec::new(), previous: Vec::new(), next_id: 0 }
+        HandDetector { background: None, last_smooth: None, calm: Vec::new(), previous: Vec::new(), next_id: 0, pose: None }
     }
 }
 
 /// The pixels along the edge of a `w` × `h` view.
-fn border(w: i32, h: i32) -> impl Iterator<Item = (i32, i32)> {
-    let rows = (0..w).flat_map(move |x| [(x, 0), (x, h - 1)]);
-    let cols = (1..h - 1).flat_map(move |y| [(0, y), (w - 1, y)]);
-    rows.chain(cols)
+/// The pixels of a `w` × `h` view within `band` of its edge: the outer part of the margin
+/// around the board, where arms come in. Not the edge line alone: an arm the colour of the
+/// table is seen only from where it passes over the board's frame.
+fn border(w: i32, h: i32, band: i32) -> impl Iterator<Item = (i32, i32)> {
+    let band = band.clamp(1, w.min(h) / 2);
+    (0..h).flat_map(move |y| (0..w).map(move |x| (x, y))).filter(move |&(x, y)| x.min(y).min(w - 1 - x).min(h - 1 - y) < band)
+}
+
+/// Per label, where it crosses the outer part of the margin (the arm's way in), if it does.
+fn entries(rect: &Rectifier, labels: &Mat, n: usize) -> Result<Vec<Option<[f64; 2]>>, VisionError> {
+    let (w, h) = (labels.cols(), labels.rows());
+    let data = labels.data_typed::<i32>()?;
+    let band = (rect.margin * rect.px as f64 / 2.0).round() as i32;
+    let mut sums = vec![(0.0, 0.0, 0.0); n];
+    for (x, y) in border(w, h, band) {
+        let l = data[(y * w + x) as usize] as usize;
+        if l > 0 {
+            let s = &mut sums[l];
+            *s = (s.0 + x as f64, s.1 + y as f64, s.2 + 1.0);
+        }
+    }
+    Ok(sums.into_iter().map(|(sx, sy, c)| (c > 0.0).then(|| [sx / c, sy / c])).collect())
 }
 
 /// Pixels where something new stands, not where the light merely changed: a shadow darkens
@@ -100,6 +148,12 @@ impl HandDetector {
         HandDetector::default()
     }
 
+    /// With the camera's pose, fingertips are placed over the square they hover above rather
+    /// than the one their image falls on (on an oblique view, a square or more further on).
+    pub fn with_pose(pose: Option<Pose>) -> HandDetector {
+        HandDetector { pose, ..HandDetector::default() }
+    }
+
     /// The hands in a rectified frame (White at the bottom), with the squares they cover.
     pub fn detect(&mut self, rect: &Rectifier, view: &Mat) -> Result<Vec<HandObs>, VisionError> {
         let Some(background) = &self.background else {
@@ -122,14 +176,28 @@ impl HandDetector {
             let n = imgproc::connected_components(&closed, &mut labels, 8, core::CV_32S)?;
             (labels, n as usize)
         };
-        let settle = self.settle(view, &closed, &labels, n)?;
-        let regions = self.regions(rect, &labels, n, &settle)?;
+        let entries = entries(rect, &labels, n)?;
+        let settle = self.settle(view, &closed, &labels, &entries, rect.px)?;
+        let regions = self.regions(rect, &labels, &entries, &settle)?;
         let mut out = Vec::new();
         let mut now = Vec::new();
         for r in regions {
-            let id = self.follow(&r.mask)?;
-            now.push((id, r.mask.try_clone()?));
-            out.push(self.describe(rect, id, &r)?);
+            let id = self.follow(&r, rect.px as f64, rect.size().height as f64 / 2.0)?;
+            let obs = self.describe(rect, id, &r)?;
+            now.push(Seen { id, mask: r.mask.try_clone()?, entry: r.entry, age: 0, last: obs.clone() });
+            out.push(obs);
+        }
+        // An arm lost for a moment (blur, an arm the colour of the table) is still there: it is
+        // reported where it was last seen for a few frames, then remembered a while longer so
+        // that it keeps its id if it shows again.
+        for mut p in std::mem::take(&mut self.previous) {
+            p.age += 1;
+            if p.age <= REMEMBER_FRAMES && now.iter().all(|q| q.id != p.id) {
+                if p.age <= HOLD_FRAMES {
+                    out.push(p.last.clone());
+                }
+                now.push(p);
+            }
         }
         self.previous = now;
         Ok(out)
@@ -153,13 +221,11 @@ impl HandDetector {
     /// that has stayed still long enough (a piece set down, a square a piece left) becomes part
     /// of it, at once if it lies inside the view, only after a long stillness if it reaches in
     /// from the edge, as arms do. Returns, per label, whether it was settled this frame.
-    fn settle(&mut self, view: &Mat, mask: &Mat, labels: &Mat, n: usize) -> Result<Vec<bool>, VisionError> {
+    fn settle(&mut self, view: &Mat, mask: &Mat, labels: &Mat, entries: &[Option<[f64; 2]>], px: i32) -> Result<Vec<bool>, VisionError> {
         let (w, h) = (labels.cols(), labels.rows());
+        let n = entries.len();
         let data = labels.data_typed::<i32>()?;
-        let mut at_edge = vec![false; n];
-        for (x, y) in border(w, h) {
-            at_edge[data[(y * w + x) as usize] as usize] = true;
-        }
+        let at_edge: Vec<bool> = entries.iter().map(Option::is_some).collect();
         // A region settles when hardly any of its pixels stirred lately (noise stirs a few).
         let (mut area, mut restless) = (vec![0u32; n], [vec![0u32; n], vec![0u32; n]]);
         for (i, &l) in data.iter().enumerate() {
@@ -168,7 +234,29 @@ impl HandDetector {
             restless[0][l] += u32::from(self.calm[i] < SETTLE_FRAMES);
             restless[1][l] += u32::from(self.calm[i] < STILL_FRAMES);
         }
-        let settled: Vec<bool> = (0..n).map(|l| l > 0 && restless[usize::from(at_edge[l])][l] * RESTLESS_FRACTION <= area[l]).collect();
+        // Parts of a hand the colour of the squares show as pieces cut off from the arm; they
+        // lie near it, and so does a piece the hand just set down, which can wait to settle
+        // until the hand has moved off.
+        let mut arm = Mat::new_rows_cols_with_default(h, w, core::CV_8UC1, Scalar::all(0.0))?;
+        {
+            let bytes = arm.data_bytes_mut()?;
+            for (i, &l) in data.iter().enumerate() {
+                if l > 0 && at_edge[l as usize] {
+                    bytes[i] = 255;
+                }
+            }
+        }
+        let reach = 2 * px + 1;
+        let k = imgproc::get_structuring_element(imgproc::MORPH_RECT, Size::new(reach, reach), Point::new(-1, -1))?;
+        let mut near_arm = Mat::default();
+        imgproc::dilate(&arm, &mut near_arm, &k, Point::new(-1, -1), 1, core::BORDER_CONSTANT, Scalar::all(0.0))?;
+        let mut by_arm = vec![false; n];
+        for (i, &b) in near_arm.data_bytes()?.iter().enumerate() {
+            if b != 0 {
+                by_arm[data[i] as usize] = true;
+            }
+        }
+        let settled: Vec<bool> = (0..n).map(|l| l > 0 && (at_edge[l] || !by_arm[l]) && restless[usize::from(at_edge[l])][l] * RESTLESS_FRACTION <= area[l]).collect();
         // Light is followed only well away from anything new: an arm creeping in would otherwise
         // seep into the settled view before it differs enough to be seen.
         let mut near = Mat::default();
@@ -181,7 +269,7 @@ impl HandDetector {
             let l = l as usize;
             if settled[l] {
                 out[3 * i..3 * i + 3].copy_from_slice(&now[3 * i..3 * i + 3]);
-            } else if m[i] == 0 && self.calm[i] >= SETTLE_FRAMES {
+            } else if m[i] == 0 && self.calm[i] >= SETTLE_FRAMES && (0..3).all(|k| now[3 * i + k].abs_diff(out[3 * i + k]) <= DRIFT_LEVEL) {
                 for k in 0..3 {
                     let (a, b) = (now[3 * i + k] as f64, out[3 * i + k] as f64);
                     out[3 * i + k] = (b + (a - b) * DRIFT_RATE).round() as u8;
@@ -193,7 +281,8 @@ impl HandDetector {
 
     /// Connected parts of the change that touch the edge of the view, are big enough to be an
     /// arm and were not just settled.
-    fn regions(&self, rect: &Rectifier, labels: &Mat, n: usize, settled: &[bool]) -> Result<Vec<Region>, VisionError> {
+    fn regions(&self, rect: &Rectifier, labels: &Mat, entries: &[Option<[f64; 2]>], settled: &[bool]) -> Result<Vec<Region>, VisionError> {
+        let n = entries.len();
         let (w, h) = (labels.cols(), labels.rows());
         let min_area = (rect.px * rect.px / 2) as usize;
         let data = labels.data_typed::<i32>()?;
@@ -206,21 +295,13 @@ impl HandDetector {
             if area[label as usize] < min_area || settled[label as usize] {
                 continue;
             }
-            // Where it crosses the edge of the view: the arm's way in.
-            let (mut sx, mut sy, mut count) = (0.0, 0.0, 0.0);
-            for (x, y) in border(w, h) {
-                if data[(y * w + x) as usize] == label {
-                    sx += x as f64;
-                    sy += y as f64;
-                    count += 1.0;
-                }
-            }
-            if count == 0.0 {
-                continue;
-            }
-            let entry = [sx / count, sy / count];
+            let Some(entry) = entries[label as usize] else { continue };
+            // The far end over the playing area: along the board's frame an arm can stretch
+            // further from where it came in than its fingertips reach.
+            let b = rect.board_rect();
+            let on_board = |x: i32, y: i32| x >= b.x && x < b.x + b.width && y >= b.y && y < b.y + b.height;
             let mut far = entry;
-            let mut best = -1.0;
+            let mut best = (false, -1.0);
             let mut region = Mat::new_rows_cols_with_default(h, w, core::CV_8UC1, Scalar::all(0.0))?;
             let bytes = region.data_bytes_mut()?;
             for y in 0..h {
@@ -228,8 +309,8 @@ impl HandDetector {
                     let i = (y * w + x) as usize;
                     if data[i] == label {
                         bytes[i] = 255;
-                        let d = (x as f64 - entry[0]).powi(2) + (y as f64 - entry[1]).powi(2);
-                        if d > best {
+                        let d = (on_board(x, y), (x as f64 - entry[0]).powi(2) + (y as f64 - entry[1]).powi(2));
+                        if d.0 > best.0 || (d.0 == best.0 && d.1 > best.1) {
                             best = d;
                             far = [x as f64, y as f64];
                         }
@@ -241,16 +322,24 @@ impl HandDetector {
         Ok(out)
     }
 
-    /// The id of the last frame's region this one overlaps most, or a new one.
-    fn follow(&mut self, mask: &Mat) -> Result<u32, VisionError> {
+    /// The id of the remembered arm this one overlaps most, else of one that came in at the
+    /// same place, else a new one.
+    fn follow(&mut self, r: &Region, px: f64, half: f64) -> Result<u32, VisionError> {
+        let side = |e: [f64; 2]| e[1] > half;
         let mut best = (0, None);
-        for (id, prev) in &self.previous {
+        for p in self.previous.iter().filter(|p| p.age == 0 || side(p.entry) == side(r.entry)) {
             let mut both = Mat::default();
-            core::bitwise_and(mask, prev, &mut both, &core::no_array())?;
+            core::bitwise_and(&r.mask, &p.mask, &mut both, &core::no_array())?;
             let overlap = core::count_non_zero(&both)?;
             if overlap > best.0 {
-                best = (overlap, Some(*id));
+                best = (overlap, Some(p.id));
             }
+        }
+        if best.1.is_none() {
+            // Only from the same player's side: one player's arm leaving as the other's comes in
+            // at a corner must not pass its id on.
+            let near = self.previous.iter().filter(|p| side(p.entry) == side(r.entry)).map(|p| ((p.entry[0] - r.entry[0]).hypot(p.entry[1] - r.entry[1]), p.id)).filter(|(d, _)| *d < 1.5 * px).min_by(|a, b| a.0.total_cmp(&b.0));
+            best.1 = near.map(|(_, id)| id);
         }
         Ok(match best.1 {
             Some(id) => id,
@@ -265,15 +354,34 @@ impl HandDetector {
         let size = rect.size();
         // From the bottom half of the view an arm is White's (White sits at the bottom here).
         let side = if r.entry[1] > size.height as f64 / 2.0 { Side::White } else { Side::Black };
+        // The arm's edges are blurred and parts of a hand the colour of the squares go unseen:
+        // a square counts as covered when the arm comes within a third of a square of it.
+        let grow = 2 * (rect.px / 3) + 1;
+        let k = imgproc::get_structuring_element(imgproc::MORPH_ELLIPSE, Size::new(grow, grow), Point::new(-1, -1))?;
+        let mut grown = Mat::default();
+        imgproc::dilate(&r.mask, &mut grown, &k, Point::new(-1, -1), 1, core::BORDER_CONSTANT, Scalar::all(0.0))?;
         let mut covers = Vec::new();
         for sq in Square::ALL {
             let cell = rect.cell(sq);
-            let roi = Mat::roi(&r.mask, cell)?;
+            let roi = Mat::roi(&grown, cell)?;
             if core::count_non_zero(&roi)? * COVER_FRACTION > cell.width * cell.height {
                 covers.push(sq);
             }
         }
         let far = rect.to_image(r.far[0], r.far[1]);
+        let mut board = match self.pose.and_then(|p| p.board_point(far, TIP_HEIGHT)) {
+            Some(b) => [b[0] as f32, b[1] as f32],
+            None => rect.board_coords(r.far[0], r.far[1]),
+        };
+        // The silhouette's far end is the fingers curled past what they hold.
+        let from = rect.board_coords(r.entry[0], r.entry[1]);
+        let reach = [board[0] - from[0], board[1] - from[1]];
+        let length = reach[0].hypot(reach[1]);
+        if length > TIP_OVERSHOOT {
+            board = [board[0] - reach[0] / length * TIP_OVERSHOOT, board[1] - reach[1] / length * TIP_OVERSHOOT];
+        }
+        let over = (0.0..8.0).contains(&board[0]) && (0.0..8.0).contains(&board[1]);
+        let tip_square = over.then(|| Square::from_coords(shakmaty::File::new(board[0] as u32), shakmaty::Rank::new(board[1] as u32)));
         // The outline: the region's hull, in camera pixels.
         let mut contours = core::Vector::<core::Vector<Point>>::new();
         imgproc::find_contours(&r.mask, &mut contours, imgproc::RETR_EXTERNAL, imgproc::CHAIN_APPROX_SIMPLE, Point::new(0, 0))?;
@@ -291,9 +399,9 @@ impl HandDetector {
             side: Some(side),
             polygon,
             extremity: [far[0] as f32, far[1] as f32],
-            extremity_square: rect.square_at(r.far[0], r.far[1]),
+            extremity_square: tip_square,
             covers,
-            extremity_board: Some(rect.board_coords(r.far[0], r.far[1])),
+            extremity_board: Some(board),
         })
     }
 }
