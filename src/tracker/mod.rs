@@ -289,6 +289,21 @@ impl Tracker {
         }
     }
 
+    /// The longest stay of any hand over any of `squares`, with the hand.
+    fn longest_on(&self, squares: shakmaty::Bitboard) -> Option<(u32, Visit)> {
+        let mut best: Option<(u32, Visit)> = None;
+        for &id in self.hands.keys() {
+            for s in squares {
+                if let Some(v) = self.visit_of(id, s) {
+                    if best.is_none_or(|(_, b)| v.length() > b.length()) {
+                        best = Some((id, v));
+                    }
+                }
+            }
+        }
+        best
+    }
+
     fn confirm_changes(&mut self, obs: &Observation, covered: &[Square]) -> Vec<Act> {
         let mut acts = Vec::new();
         for sq in Square::ALL {
@@ -304,12 +319,10 @@ impl Tracker {
             }
             let (cand, count) = self.candidate[i];
             self.candidate[i] = if cand == seen { (seen, count + 1) } else { (seen, 1) };
-            // The hand that dwelt longest on this square did it, timed by the end of that stay.
-            let who = self
-                .hands
-                .keys()
-                .filter_map(|&id| self.visit_of(id, sq).map(|v| (id, v)))
-                .max_by(|a, b| a.1.length().total_cmp(&b.1.length()));
+            // The hand that dwelt longest on this square did it, timed by the end of that stay;
+            // failing one, the hand that dwelt longest next to it (fingertips are seen a little
+            // off, most of all on an oblique view).
+            let who = self.longest_on(shakmaty::Bitboard::from_square(sq)).or_else(|| self.longest_on(shakmaty::attacks::king_attacks(sq)));
             // A change no hand was near must last much longer before it counts: it is far more
             // often a misread (an arm not seen, a reflection) than a piece falling over.
             let needed = if who.is_some() { self.cfg.confirm_frames } else { self.cfg.unattended_frames };

@@ -54,6 +54,9 @@ const DRIFT_LEVEL: u8 = 10;
 const REMEMBER_FRAMES: u32 = 12;
 /// Frames an arm that vanished is still reported where it was last seen.
 const HOLD_FRAMES: u32 = 6;
+/// Frames a change that reaches into the margin, but not off the view, must stay still
+/// before it is settled.
+const BAND_SETTLE_FRAMES: u16 = 15;
 /// How fast the settled view follows slow light changes where nothing new stands.
 const DRIFT_RATE: f64 = 0.05;
 
@@ -256,7 +259,31 @@ impl HandDetector {
                 by_arm[data[i] as usize] = true;
             }
         }
-        let settled: Vec<bool> = (0..n).map(|l| l > 0 && (at_edge[l] || !by_arm[l]) && restless[usize::from(at_edge[l])][l] * RESTLESS_FRACTION <= area[l]).collect();
+        // Only what runs off the view is surely an arm; a change that reaches the margin but not
+        // the view's edge is as often the square a piece left on the first or last rank (the
+        // piece's image leant out over the margin), and settles soon once still.
+        let mut off_view = vec![false; n];
+        for (x, y) in border(w, h, 1) {
+            off_view[data[(y * w + x) as usize] as usize] = true;
+        }
+        let mut band_restless = vec![0u32; n];
+        for (i, &l) in data.iter().enumerate() {
+            band_restless[l as usize] += u32::from(self.calm[i] < BAND_SETTLE_FRAMES);
+        }
+        let settled: Vec<bool> = (0..n)
+            .map(|l| {
+                let restless = if off_view[l] {
+                    restless[1][l]
+                } else if at_edge[l] {
+                    band_restless[l]
+                } else if by_arm[l] {
+                    return false;
+                } else {
+                    restless[0][l]
+                };
+                l > 0 && restless * RESTLESS_FRACTION <= area[l]
+            })
+            .collect();
         // Light is followed only well away from anything new: an arm creeping in would otherwise
         // seep into the settled view before it differs enough to be seen.
         let mut near = Mat::default();
