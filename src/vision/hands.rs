@@ -11,7 +11,7 @@
 //! back over the square they hover above with the camera's pose (they hold at a piece's
 //! height, not on the board).
 
-use opencv::core::{self, Mat, Point, Scalar, Size};
+use opencv::core::{self, Mat, Point, Rect, Scalar, Size};
 use opencv::imgproc;
 use opencv::prelude::*;
 use shakmaty::Square;
@@ -57,8 +57,6 @@ const HOLD_FRAMES: u32 = 6;
 /// Frames a change that reaches into the margin, but not off the view, must stay still
 /// before it is settled.
 const BAND_SETTLE_FRAMES: u16 = 15;
-/// How fast the settled view follows slow light changes where nothing new stands.
-const DRIFT_RATE: f64 = 0.05;
 
 pub struct HandDetector {
     /// The settled view: the board and the table as they stand with no arm over them.
@@ -230,12 +228,13 @@ impl HandDetector {
         let data = labels.data_typed::<i32>()?;
         let at_edge: Vec<bool> = entries.iter().map(Option::is_some).collect();
         // A region settles when hardly any of its pixels stirred lately (noise stirs a few).
-        let (mut area, mut restless) = (vec![0u32; n], [vec![0u32; n], vec![0u32; n]]);
-        for (i, &l) in data.iter().enumerate() {
+        let (mut area, mut restless) = (vec![0u32; n], [vec![0u32; n], vec![0u32; n], vec![0u32; n]]);
+        for (&l, &c) in data.iter().zip(&self.calm) {
             let l = l as usize;
             area[l] += 1;
-            restless[0][l] += u32::from(self.calm[i] < SETTLE_FRAMES);
-            restless[1][l] += u32::from(self.calm[i] < STILL_FRAMES);
+            restless[0][l] += u32::from(c < SETTLE_FRAMES);
+            restless[1][l] += u32::from(c < STILL_FRAMES);
+            restless[2][l] += u32::from(c < BAND_SETTLE_FRAMES);
         }
         // Parts of a hand the colour of the squares show as pieces cut off from the arm; they
         // lie near it, and so does a piece the hand just set down, which can wait to settle
@@ -266,16 +265,12 @@ impl HandDetector {
         for (x, y) in border(w, h, 1) {
             off_view[data[(y * w + x) as usize] as usize] = true;
         }
-        let mut band_restless = vec![0u32; n];
-        for (i, &l) in data.iter().enumerate() {
-            band_restless[l as usize] += u32::from(self.calm[i] < BAND_SETTLE_FRAMES);
-        }
         let settled: Vec<bool> = (0..n)
             .map(|l| {
                 let restless = if off_view[l] {
                     restless[1][l]
                 } else if at_edge[l] {
-                    band_restless[l]
+                    restless[2][l]
                 } else if by_arm[l] {
                     return false;
                 } else {
@@ -297,9 +292,10 @@ impl HandDetector {
             if settled[l] {
                 out[3 * i..3 * i + 3].copy_from_slice(&now[3 * i..3 * i + 3]);
             } else if m[i] == 0 && self.calm[i] >= SETTLE_FRAMES && (0..3).all(|k| now[3 * i + k].abs_diff(out[3 * i + k]) <= DRIFT_LEVEL) {
+                // One level a frame towards what is seen: light drifts slower than that.
                 for k in 0..3 {
-                    let (a, b) = (now[3 * i + k] as f64, out[3 * i + k] as f64);
-                    out[3 * i + k] = (b + (a - b) * DRIFT_RATE).round() as u8;
+                    let (a, b) = (now[3 * i + k], &mut out[3 * i + k]);
+                    *b = if a > *b { *b + 1 } else if a < *b { *b - 1 } else { *b };
                 }
             }
         }
@@ -382,15 +378,14 @@ impl HandDetector {
         // From the bottom half of the view an arm is White's (White sits at the bottom here).
         let side = if r.entry[1] > size.height as f64 / 2.0 { Side::White } else { Side::Black };
         // The arm's edges are blurred and parts of a hand the colour of the squares go unseen:
-        // a square counts as covered when the arm comes within a third of a square of it.
-        let grow = 2 * (rect.px / 3) + 1;
-        let k = imgproc::get_structuring_element(imgproc::MORPH_ELLIPSE, Size::new(grow, grow), Point::new(-1, -1))?;
-        let mut grown = Mat::default();
-        imgproc::dilate(&r.mask, &mut grown, &k, Point::new(-1, -1), 1, core::BORDER_CONSTANT, Scalar::all(0.0))?;
+        // a square counts as covered when enough of the arm comes within a third of a square
+        // of it (a box around the cell: a round kernel would cost more than the rest of vision).
+        let (grow, full) = (rect.px / 3, Rect::new(0, 0, size.width, size.height));
         let mut covers = Vec::new();
         for sq in Square::ALL {
             let cell = rect.cell(sq);
-            let roi = Mat::roi(&grown, cell)?;
+            let around = Rect::new(cell.x - grow, cell.y - grow, cell.width + 2 * grow, cell.height + 2 * grow) & full;
+            let roi = Mat::roi(&r.mask, around)?;
             if core::count_non_zero(&roi)? * COVER_FRACTION > cell.width * cell.height {
                 covers.push(sq);
             }
