@@ -243,6 +243,18 @@ mod art_4_4_2 {
     }
 
     #[test]
+    fn art_4_4_2_a_rook_touched_before_a_castling_read_from_the_board_is_no_breach() {
+        // The rook touched while the king's own lift went unseen: which came first is unknown.
+        let d = Script::from_fen(FEN)
+            .enter(0, W).touch(0, "h1").leave(0)
+            .board("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1", true)
+            .clock(W)
+            .run();
+        assert_eq!(sans(&d), ["O-O"]);
+        assert!(violations(&d).is_empty(), "{:?}", violations(&d));
+    }
+
+    #[test]
     fn art_4_4_2_a_plain_rook_move_from_the_corner_is_recorded_as_such() {
         let d = Script::from_fen(FEN)
             .enter(0, W).lift(0, "h1").place(0, "f1").release(0, "f1").leave(0).clock(W).mv("a7a6")

@@ -468,7 +468,14 @@ impl Rules {
         let mover = self.pos.turn();
         let before = self.pos.clone();
         let mut breaches: Vec<Breach> = Vec::new();
-        breaches.extend(touch::breach(&before, &self.turn.touches, m));
+        // Which came first, a touch or the moved piece, is known only when the hand was seen
+        // at the moved piece's square; a move read from the board alone (an arm vision missed)
+        // binds no touch, since the piece may have been in hand before it (a false 4.3 or 4.4
+        // is worse than a missed one).
+        let origin_seen = m.from().is_some_and(|from| self.turn.acts.iter().any(|a| a.side == mover && a.square == from));
+        if origin_seen {
+            breaches.extend(touch::breach(&before, &self.turn.touches, m));
+        }
         breaches.extend(castling::released_king(&before, self.turn.king_landing, m));
         let acts: Vec<(HandId, Square)> = self.turn.acts.iter().filter(|a| a.side == mover).map(|a| (a.hand, a.square)).collect();
         let two_hands = hands::two_hands(&self.hands, &acts, m);

@@ -163,6 +163,22 @@ mod art_4_3_1 {
     }
 
     #[test]
+    fn art_4_3_1_a_move_read_from_the_board_alone_binds_no_touch() {
+        // The knight touched, then a pawn move no hand was seen making (the next board shows
+        // it): the pawn may have been in hand before the knight was touched, so no breach.
+        let d = Script::new()
+            .enter(0, W).touch(0, "g1").leave(0)
+            .board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR", true)
+            .clock(W)
+            .run();
+        assert_eq!(sans(&d), ["e4"]);
+        assert!(violations(&d).is_empty(), "{:?}", violations(&d));
+        // The same with the hand seen taking the pawn after the touch: the breach stands.
+        let d = Script::new().enter(0, W).touch(0, "g1").lift(0, "e2").place(0, "e4").release(0, "e4").leave(0).clock(W).run();
+        assert_eq!(violations(&d), [("4.3.1", Some(W))]);
+    }
+
+    #[test]
     fn art_4_3_1_a_lifted_and_replaced_piece_still_binds() {
         let d = Script::new()
             .enter(0, W).lift(0, "g1").place(0, "g1").release(0, "g1").mv_with(0, "d2d4").run();
