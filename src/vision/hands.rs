@@ -4,8 +4,8 @@
 //! inside the board — is never a hand. The settled view is renewed region by region: a change
 //! inside the board that stays still (a piece set down, a square left empty) joins it within a
 //! few frames, while anything joined to the edge must stay still for seconds, and the light is
-//! followed only far from anything new, so a slowly creeping arm never seeps into it. Skin colour plays no part, so sleeves, gloves and any
-//! skin tone are hands alike. Regions are followed from frame to frame by overlap, so two arms
+//! followed only far from anything new, so a slowly creeping arm never seeps into it. Skin
+//! colour plays no part, so sleeves, gloves and any skin tone are hands alike. Regions are followed from frame to frame by overlap, so two arms
 //! stay two and keep their ids; an arm lost for a few frames keeps its id and, briefly, its
 //! place. The fingertips are the region's far end over the board from where it enters, put
 //! back over the square they hover above with the camera's pose (they hold at a piece's
@@ -65,7 +65,7 @@ pub struct HandDetector {
     last_smooth: Option<Mat>,
     /// Per pixel: frames since it last moved.
     calm: Vec<u16>,
-    /// Last frame's regions: id and label mask, for following by overlap.
+    /// Arms seen lately, for following them by overlap or by where they came in.
     previous: Vec<Seen>,
     next_id: u32,
     pose: Option<Pose>,
@@ -95,13 +95,18 @@ impl Default for HandDetector {
     }
 }
 
-/// The pixels along the edge of a `w` × `h` view.
 /// The pixels of a `w` × `h` view within `band` of its edge: the outer part of the margin
 /// around the board, where arms come in. Not the edge line alone: an arm the colour of the
 /// table is seen only from where it passes over the board's frame.
 fn border(w: i32, h: i32, band: i32) -> impl Iterator<Item = (i32, i32)> {
     let band = band.clamp(1, w.min(h) / 2);
     (0..h).flat_map(move |y| (0..w).map(move |x| (x, y))).filter(move |&(x, y)| x.min(y).min(w - 1 - x).min(h - 1 - y) < band)
+}
+
+/// The player an arm belongs to, from where it came in: from the bottom half of the view it
+/// is White's (White sits at the bottom of the rectified view).
+fn side_of(entry: [f64; 2], rect: &Rectifier) -> Side {
+    if entry[1] > rect.size().height as f64 / 2.0 { Side::White } else { Side::Black }
 }
 
 /// Per label, where it crosses the outer part of the margin (the arm's way in), if it does.
@@ -172,18 +177,16 @@ impl HandDetector {
         let mut closed = Mat::default();
         imgproc::morphology_ex(&opened, &mut closed, imgproc::MORPH_CLOSE, &k2, Point::new(-1, -1), 1, core::BORDER_CONSTANT, edge)?;
         self.note_motion(view)?;
-        let (labels, n) = {
-            let mut labels = Mat::default();
-            let n = imgproc::connected_components(&closed, &mut labels, 8, core::CV_32S)?;
-            (labels, n as usize)
-        };
+        let (mut labels, mut stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
+        let n = imgproc::connected_components_with_stats(&closed, &mut labels, &mut stats, &mut centroids, 8, core::CV_32S)? as usize;
+        let area = (0..n).map(|l| stats.at_2d::<i32>(l as i32, imgproc::CC_STAT_AREA).map(|a| *a as u32)).collect::<Result<Vec<u32>, _>>()?;
         let entries = entries(rect, &labels, n)?;
-        let settle = self.settle(view, &closed, &labels, &entries, rect.px)?;
-        let regions = self.regions(rect, &labels, &entries, &settle)?;
+        let settle = self.settle(view, &closed, &labels, &entries, &area, rect.px)?;
+        let regions = self.regions(rect, &labels, &entries, &area, &settle)?;
         let mut out = Vec::new();
         let mut now = Vec::new();
         for r in regions {
-            let id = self.follow(&r, rect.px as f64, rect.size().height as f64 / 2.0)?;
+            let id = self.follow(&r, rect)?;
             let obs = self.describe(rect, id, &r)?;
             now.push(Seen { id, mask: r.mask.try_clone()?, entry: r.entry, age: 0, last: obs.clone() });
             out.push(obs);
@@ -222,16 +225,15 @@ impl HandDetector {
     /// that has stayed still long enough (a piece set down, a square a piece left) becomes part
     /// of it, at once if it lies inside the view, only after a long stillness if it reaches in
     /// from the edge, as arms do. Returns, per label, whether it was settled this frame.
-    fn settle(&mut self, view: &Mat, mask: &Mat, labels: &Mat, entries: &[Option<[f64; 2]>], px: i32) -> Result<Vec<bool>, VisionError> {
+    fn settle(&mut self, view: &Mat, mask: &Mat, labels: &Mat, entries: &[Option<[f64; 2]>], area: &[u32], px: i32) -> Result<Vec<bool>, VisionError> {
         let (w, h) = (labels.cols(), labels.rows());
         let n = entries.len();
         let data = labels.data_typed::<i32>()?;
         let at_edge: Vec<bool> = entries.iter().map(Option::is_some).collect();
         // A region settles when hardly any of its pixels stirred lately (noise stirs a few).
-        let (mut area, mut restless) = (vec![0u32; n], [vec![0u32; n], vec![0u32; n], vec![0u32; n]]);
+        let mut restless = [vec![0u32; n], vec![0u32; n], vec![0u32; n]];
         for (&l, &c) in data.iter().zip(&self.calm) {
             let l = l as usize;
-            area[l] += 1;
             restless[0][l] += u32::from(c < SETTLE_FRAMES);
             restless[1][l] += u32::from(c < STILL_FRAMES);
             restless[2][l] += u32::from(c < BAND_SETTLE_FRAMES);
@@ -302,27 +304,23 @@ impl HandDetector {
         Ok(settled)
     }
 
-    /// Connected parts of the change that touch the edge of the view, are big enough to be an
-    /// arm and were not just settled.
-    fn regions(&self, rect: &Rectifier, labels: &Mat, entries: &[Option<[f64; 2]>], settled: &[bool]) -> Result<Vec<Region>, VisionError> {
+    /// Connected parts of the change that come in through the outer margin, are big enough to
+    /// be an arm and were not just settled.
+    fn regions(&self, rect: &Rectifier, labels: &Mat, entries: &[Option<[f64; 2]>], area: &[u32], settled: &[bool]) -> Result<Vec<Region>, VisionError> {
         let n = entries.len();
         let (w, h) = (labels.cols(), labels.rows());
-        let min_area = (rect.px * rect.px / 2) as usize;
+        let min_area = (rect.px * rect.px / 2) as u32;
         let data = labels.data_typed::<i32>()?;
-        let mut area = vec![0usize; n];
-        for &l in data {
-            area[l as usize] += 1;
-        }
+        // The far end over the playing area: along the board's frame an arm can stretch
+        // further from where it came in than its fingertips reach.
+        let b = rect.board_rect();
+        let on_board = |x: i32, y: i32| x >= b.x && x < b.x + b.width && y >= b.y && y < b.y + b.height;
         let mut out = Vec::new();
         for label in 1..n as i32 {
             if area[label as usize] < min_area || settled[label as usize] {
                 continue;
             }
             let Some(entry) = entries[label as usize] else { continue };
-            // The far end over the playing area: along the board's frame an arm can stretch
-            // further from where it came in than its fingertips reach.
-            let b = rect.board_rect();
-            let on_board = |x: i32, y: i32| x >= b.x && x < b.x + b.width && y >= b.y && y < b.y + b.height;
             let mut far = entry;
             let mut best = (false, -1.0);
             let mut region = Mat::new_rows_cols_with_default(h, w, core::CV_8UC1, Scalar::all(0.0))?;
@@ -347,8 +345,9 @@ impl HandDetector {
 
     /// The id of the remembered arm this one overlaps most, else of one that came in at the
     /// same place, else a new one.
-    fn follow(&mut self, r: &Region, px: f64, half: f64) -> Result<u32, VisionError> {
-        let side = |e: [f64; 2]| e[1] > half;
+    fn follow(&mut self, r: &Region, rect: &Rectifier) -> Result<u32, VisionError> {
+        let side = |e: [f64; 2]| side_of(e, rect);
+        let px = rect.px as f64;
         let mut best = (0, None);
         for p in self.previous.iter().filter(|p| p.age == 0 || side(p.entry) == side(r.entry)) {
             let mut both = Mat::default();
@@ -375,8 +374,7 @@ impl HandDetector {
 
     fn describe(&self, rect: &Rectifier, id: u32, r: &Region) -> Result<HandObs, VisionError> {
         let size = rect.size();
-        // From the bottom half of the view an arm is White's (White sits at the bottom here).
-        let side = if r.entry[1] > size.height as f64 / 2.0 { Side::White } else { Side::Black };
+        let side = side_of(r.entry, rect);
         // The arm's edges are blurred and parts of a hand the colour of the squares go unseen:
         // a square counts as covered when enough of the arm comes within a third of a square
         // of it (a box around the cell: a round kernel would cost more than the rest of vision).
