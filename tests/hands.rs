@@ -51,7 +51,7 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     let count_rate = count_right as f64 / frames as f64;
     let tip_rate = tips_right as f64 / tips.max(1) as f64;
     println!("hand count right in {count_right}/{frames} frames ({:.1}%), fingertip square right in {tips_right}/{tips} ({:.1}%)", count_rate * 100.0, tip_rate * 100.0);
-    // Measured here: about 84% and 61%. The misses: an arm still counted for a few frames as
+    // Measured here: about 87% and 62%. The misses: an arm still counted for a few frames as
     // it withdraws past the board's edge, and the far end of a hand's silhouette, which lies
     // past what the fingers hold, near a square's edge. The targets (99% and 95%) are not
     // met yet; these bounds guard against getting worse meanwhile.
