@@ -69,6 +69,34 @@ pub fn exact_match(pos: &Chess, board: &Board, masked: Bitboard) -> Option<Move>
     })
 }
 
+/// Squares whose colour differs (empty, white, black): what a camera sees for certain, where
+/// the identity of a piece is the tracker's inference.
+pub fn colour_diff(a: &Board, b: &Board) -> Bitboard {
+    (a.by_color(Color::White) ^ b.by_color(Color::White)) | (a.by_color(Color::Black) ^ b.by_color(Color::Black))
+}
+
+/// The one legal move whose result the board shows colour for colour, ignoring the pieces'
+/// identities (a castling whose king and rook the tracker swapped, a piece it could not name).
+/// Promotions that differ only in the piece are one move: the piece seen decides, else the
+/// queen. Two different moves that fit are no answer.
+pub fn colour_match(pos: &Chess, board: &Board, masked: Bitboard) -> Option<Move> {
+    let changed = colour_diff(board, pos.board()) & !masked;
+    if changed.is_empty() {
+        return None;
+    }
+    let fits: Vec<Move> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|&m| (changed & !move_squares(m)).is_empty() && (colour_diff(board, &after_board(pos, m)) & !(masked & !move_squares(m))).is_empty())
+        .collect();
+    let first = *fits.first()?;
+    if fits.iter().any(|m| (m.from(), m.to()) != (first.from(), first.to())) {
+        return None;
+    }
+    let seen = board.piece_at(first.to()).map(|p| p.role);
+    fits.iter().copied().find(|m| m.promotion().is_some_and(|r| Some(r) == seen)).or_else(|| fits.iter().copied().find(|m| m.promotion().is_none_or(|r| r == Role::Queen))).or(Some(first))
+}
+
 /// A legal move whose squares the board shows exactly, with other differences confined to
 /// squares the hands acted on but never deliberately released a piece on (or lifted one from
 /// to release elsewhere): the move was made and something else was knocked meanwhile.

@@ -6,7 +6,7 @@
 
 use shakmaty::{Bitboard, Board, Color, Position, Square};
 
-use super::completion::{diff, exact_match, piece_name};
+use super::completion::{colour_match, diff, exact_match, move_squares, piece_name};
 use super::{Breach, Rules};
 use crate::types::{Article, Cell, Placement, Side};
 
@@ -132,6 +132,16 @@ impl Rules {
             self.complete(m, Bitboard::EMPTY, self.now);
             return;
         }
+        // The squares' colours fit one legal move though the pieces were named otherwise (the
+        // tracker's guess where a hand it lost set them down): that move, and the pieces as the
+        // move puts them.
+        if let Some(m) = colour_match(&self.pos, &board, masked) {
+            self.complete(m, Bitboard::EMPTY, self.now);
+            for sq in move_squares(m) {
+                self.phys.set_square(sq, self.pos.board().piece_at(sq));
+            }
+            return;
+        }
         // Both players moved while the events caught neither (fast play, an arm never seen):
         // two plies that explain the board exactly are what happened.
         if let Some((first, second)) = two_plies(&self.pos, &board) {
@@ -229,5 +239,24 @@ mod art_7_6 {
         let d = Script::new().board(START, true).board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR", true).run();
         assert_eq!(sans(&d), ["e4"]);
         assert!(violations(&d).is_empty());
+    }
+
+    #[test]
+    fn art_7_6_a_castling_seen_with_king_and_rook_named_wrong_is_castling() {
+        // The tracker lost the hand and guessed the pieces' names; the colours show O-O.
+        let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+        let d = Script::from_fen(fen).board("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R", true).board("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4KP1", true).run();
+        assert_eq!(sans(&d), ["O-O"]);
+        assert!(violations(&d).is_empty(), "{:?}", violations(&d));
+        // The game goes on from the real pieces: the rook on f1 moves next.
+        let d = Script::from_fen(fen).board("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R", true).board("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4KP1", true).mv("a7a6").mv("f1e1").run();
+        assert_eq!(sans(&d), ["O-O", "a6", "Rfe1"]);
+    }
+
+    #[test]
+    fn art_7_6_colours_that_fit_a_move_with_a_piece_too_many_are_still_displaced() {
+        let d = Script::new().mv("e2e4").clock(W).board("rnbqkbnr/pppppppp/8/8/4P3/7P/PPPP1PPP/RNBQKBNR", true).run();
+        assert_eq!(sans(&d), ["e4"]);
+        assert_eq!(violations(&d), [("7.6", None)]);
     }
 }

@@ -27,6 +27,10 @@ const TOUCH_INSET: f32 = 0.2;
 /// How long an arm may stay off the playing area before it counts as gone, seconds.
 const LEAVE_SECS: f64 = 0.4;
 
+/// How long after an arm hid a square a change seen there with no hand near is still taken
+/// for that arm's doing (it set the piece down and withdrew), seconds.
+pub const REVEAL_SECS: f64 = 1.0;
+
 /// How the tracker reads time.
 #[derive(Debug, Clone)]
 pub struct TrackerConfig {
@@ -36,15 +40,21 @@ pub struct TrackerConfig {
     pub confirm_frames: u32,
     /// The same for a square no hand was near.
     pub unattended_frames: u32,
+    /// The same for a square no hand is near but one hid a moment ago (see [`REVEAL_SECS`]): a
+    /// piece set down under an arm that has gone, seen as the arm withdraws.
+    pub revealed_frames: u32,
     /// How long fingertips must stay on a piece for a touch, seconds.
     pub dwell_secs: f64,
     /// How long the board must stay still, with no hand over it, before a `board` snapshot.
     pub settle_secs: f64,
+    /// The first hand id to write: a game resumed from its logs goes on counting, so an id in
+    /// the record names one hand's visit only.
+    pub first_hand: u32,
 }
 
 impl Default for TrackerConfig {
     fn default() -> Self {
-        TrackerConfig { start: Board::default(), confirm_frames: 2, unattended_frames: 30, dwell_secs: 0.2, settle_secs: 0.3 }
+        TrackerConfig { start: Board::default(), confirm_frames: 2, unattended_frames: 30, revealed_frames: 4, dwell_secs: 0.2, settle_secs: 0.3, first_hand: 0 }
     }
 }
 
@@ -111,6 +121,8 @@ pub struct Tracker {
     last_seen_t: f64,
     fps_hint: f64,
     quiet_since: Option<f64>,
+    /// When each square was last hidden by an arm.
+    hidden_at: [f64; 64],
     dirty: bool,
     started: bool,
     out: Vec<Event>,
@@ -131,7 +143,8 @@ impl Tracker {
             belief[usize::from(sq)] = Some(p);
         }
         let candidate = std::array::from_fn(|i| (state_of(belief[i]), 0));
-        Tracker { cfg, belief, candidate, hands: BTreeMap::new(), next_hand: 0, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, dirty: false, started: false, out: Vec::new() }
+        let next_hand = cfg.first_hand;
+        Tracker { cfg, belief, candidate, hands: BTreeMap::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], dirty: false, started: false, out: Vec::new() }
     }
 
     /// The board as the tracker believes it stands.
@@ -143,6 +156,18 @@ impl Tracker {
             }
         }
         b
+    }
+
+    /// The operator set the position: the board is believed to stand so from now on, and what
+    /// differs from it is read as changes (the hands seen so far keep their ids).
+    pub fn set_board(&mut self, board: &Board) {
+        for sq in Square::ALL {
+            let p = board.piece_at(sq);
+            self.belief[usize::from(sq)] = p;
+            self.candidate[usize::from(sq)] = (state_of(p), 0);
+        }
+        self.unattended.clear();
+        self.loose.clear();
     }
 
     /// Queues an event at the time it happened; [`Self::flush`] writes it once no act still
@@ -310,6 +335,7 @@ impl Tracker {
             let i = usize::from(sq);
             let Some(seen) = obs.squares.get(i).map(|s| s.state) else { continue };
             if seen == SquareState::Occluded || covered.contains(&sq) {
+                self.hidden_at[i] = obs.t;
                 continue;
             }
             let settled = state_of(self.belief[i]);
@@ -325,7 +351,13 @@ impl Tracker {
             let who = self.longest_on(shakmaty::Bitboard::from_square(sq)).or_else(|| self.longest_on(shakmaty::attacks::king_attacks(sq)));
             // A change no hand was near must last much longer before it counts: it is far more
             // often a misread (an arm not seen, a reflection) than a piece falling over.
-            let needed = if who.is_some() { self.cfg.confirm_frames } else { self.cfg.unattended_frames };
+            let needed = if who.is_some() {
+                self.cfg.confirm_frames
+            } else if obs.t - self.hidden_at[i] <= REVEAL_SECS {
+                self.cfg.revealed_frames
+            } else {
+                self.cfg.unattended_frames
+            };
             if self.candidate[i].1 < needed {
                 continue;
             }
@@ -374,9 +406,13 @@ impl Tracker {
                                 && self.belief[j].is_some_and(|p| p.color == color && reaches(p, from, act.square, occupied))
                         })
                     };
-                    let piece = match k {
-                        Some(k) => self.unattended.remove(k),
-                        None => match emptied() {
+                    // Or one that left in a hand just gone: set down as the arm withdrew.
+                    let recent = act.at.1 - LOOSE_SECS;
+                    let gone = self.loose.iter().rposition(|(p, t)| *t >= recent && p.color == color && act.role.is_none_or(|r| r == p.role));
+                    let piece = match (k, gone) {
+                        (Some(k), _) => self.unattended.remove(k),
+                        (None, Some(g)) => self.loose.remove(g).0,
+                        (None, None) => match emptied() {
                             Some(from) => {
                                 let j = usize::from(from);
                                 self.candidate[j] = (SquareState::Empty, 0);
@@ -505,7 +541,10 @@ impl Tracker {
             return;
         }
         let since = *self.quiet_since.get_or_insert(obs.t);
-        if self.dirty && obs.t - since >= self.cfg.settle_secs {
+        // Every square seen, none in doubt, every piece that left a square found again: the
+        // board is whole, and the rules need not wait to hear of it.
+        let whole = self.unattended.is_empty() && obs.squares.iter().all(|s| s.state != SquareState::Occluded);
+        if self.dirty && (whole || obs.t - since >= self.cfg.settle_secs) {
             self.dirty = false;
             self.emit(now, EventKind::Board { placement: Placement::from(&self.board()), h1_light: None, white: None });
         }

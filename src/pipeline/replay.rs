@@ -1,0 +1,134 @@
+//! Replay: a recorded game in, the game record out. A decoding thread feeds frames through a
+//! bounded channel (replay drops nothing); vision, the tracker and the rules run in frame
+//! order; every event and decision is written and flushed as it happens, and the PGN is
+//! rewritten after each move, so a crash loses nothing already decided.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use shakmaty::{Chess, Position};
+
+use super::session::Session;
+use crate::output::pgn::Tags;
+use crate::source::{self, Frame, FrameProblem, SourceSpec};
+use crate::tracker::{Tracker, TrackerConfig};
+use crate::types::{BoardGeometry, Event, EventKind, ImageSide};
+use crate::vision::frame::Vision;
+
+/// A replay to run.
+pub struct ReplayJob {
+    pub input: SourceSpec,
+    pub calibration: Option<BoardGeometry>,
+    pub start: Chess,
+    pub white_sits: Option<ImageSide>,
+    pub out: PathBuf,
+    pub tags: Tags,
+}
+
+/// What a replay did.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    pub frames: u64,
+    pub bad_frames: u64,
+    pub moves: usize,
+    pub violations: usize,
+    pub seconds: f64,
+}
+
+/// Judges events in order; the session logs them and what they lead to.
+fn judge(events: Vec<Event>, session: &mut Session) -> Result<()> {
+    for e in events {
+        session.apply(e)?;
+    }
+    Ok(())
+}
+
+/// Replays a recorded game into `job.out`; `progress(frames done, frames expected)` after each.
+pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Result<Summary> {
+    let started = Instant::now();
+    // The source is opened on the decoding thread (a camera cannot change threads); it says
+    // first whether it opened and how many frames it expects.
+    let (opened_tx, opened_rx) = crossbeam_channel::bounded(1);
+    let (tx, rx) = crossbeam_channel::bounded::<Result<Frame, FrameProblem>>(8);
+    let input = job.input.clone();
+    let decoder = std::thread::spawn(move || {
+        let source = match source::open(&input) {
+            Ok(s) => s,
+            Err(e) => {
+                let _ = opened_tx.send(Err(e));
+                return;
+            }
+        };
+        let _ = opened_tx.send(Ok(source.frame_count()));
+        for item in source {
+            if tx.send(item).is_err() {
+                break;
+            }
+        }
+    });
+    let expected = match opened_rx.recv() {
+        Ok(Ok(n)) => n,
+        Ok(Err(e)) => return Err(e.into()),
+        Err(_) => bail!("{}: the decoding thread stopped before opening the input", job.input),
+    };
+    let mut session = Session::create(&job.out, job.tags.clone(), job.start.clone(), job.white_sits)?;
+    let mut tracker = Tracker::new(TrackerConfig { start: job.start.board().clone(), ..TrackerConfig::default() });
+    let mut vision: Option<Vision> = None;
+    let (mut frames, mut bad) = (0u64, 0u64);
+    for item in rx {
+        let frame = match item {
+            Ok(f) => f,
+            Err(problem) => {
+                bad += 1;
+                eprintln!("touchmove: {}: {problem}; skipped", job.input);
+                continue;
+            }
+        };
+        frames += 1;
+        let v = match vision.as_mut() {
+            Some(v) => v,
+            None => {
+                let v = Vision::start(&frame.image, job.calibration, job.start.board())
+                    .with_context(|| format!("{}: cannot find the board in the first frame (give --calibration)", job.input))?;
+                vision.insert(v)
+            }
+        };
+        let obs = v.observe(frame.index, frame.t, &frame.image)?;
+        let mut events = tracker.observe(&obs);
+        // The first board seen carries where White sits and the board's orientation (7.2.2, 7.3).
+        for e in &mut events {
+            if let EventKind::Board { white, h1_light, .. } = &mut e.kind {
+                if white.is_none() {
+                    *white = Some(v.geometry.white);
+                    *h1_light = Some(v.geometry.h1_light);
+                }
+            }
+        }
+        judge(events, &mut session)?;
+        progress(frames, expected);
+    }
+    decoder.join().map_err(|_| anyhow::anyhow!("the decoding thread failed"))?;
+    if frames == 0 {
+        bail!("{}: no frame could be read", job.input);
+    }
+    let rest = tracker.finish();
+    judge(rest, &mut session)?;
+    session.finish()?;
+    let (moves, violations) = session.counts();
+    Ok(Summary { frames, bad_frames: bad, moves, violations, seconds: started.elapsed().as_secs_f64() })
+}
+
+/// Decoding alone, for the bench: frames read and seconds taken.
+pub fn decode_only(input: &SourceSpec) -> Result<(u64, f64)> {
+    let started = Instant::now();
+    let source = source::open(input)?;
+    let n = source.filter(|f| f.is_ok()).count() as u64;
+    Ok((n, started.elapsed().as_secs_f64()))
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} frames ({} unreadable) in {:.1} s, {:.0} frames/s; {} moves, {} violations", self.frames, self.bad_frames, self.seconds, self.frames as f64 / self.seconds.max(1e-9), self.moves, self.violations)
+    }
+}
