@@ -4,19 +4,21 @@
 setup:
 	@scripts/setup.sh
 
-# Renders a short game in which White castles rook first (4.4.2) as an overhead camera sees it
-# (out/demo-scene/video.mp4, contact.jpg, truth.json), then judges its tracker events with the
-# rules core and prints the decisions and the PGN. Until `replay` exists, the events come from
-# the scene's ground truth rather than from the video.
+# Renders a short game in which White, on move after 1. e4 d5, touches Black's pawn d5 and then
+# plays Nf3 (4.3.2: he had to capture it), as an overhead camera sees it (out/demo-scene/
+# video.mp4, contact.jpg, truth.json), then replays the video through vision, tracker and rules
+# and prints the decisions and the PGN it recorded.
 demo: setup
 	cargo build --release --quiet
 	@mkdir -p out
-	@echo "== rendering a scene with a breach (touchmove sim --breach rook-first --seed 7)"
-	@target/release/touchmove sim --breach rook-first --seed 7 --out out/demo-scene
-	@echo "== its events judged (touchmove rules --events out/demo-scene/events.jsonl)"
-	@target/release/touchmove rules --events out/demo-scene/events.jsonl --pgn out/demo.pgn --white Alice --black Bob | grep -v '"kind":"move"'
-	@echo "== out/demo.pgn"
-	@cat out/demo.pgn
+	@echo "== rendering a scene with a breach (touchmove sim --breach touch-opponent --seed 2)"
+	@target/release/touchmove sim --breach touch-opponent --seed 2 --out out/demo-scene
+	@echo "== the video replayed (touchmove replay out/demo-scene/video.mp4 --out out/demo)"
+	@target/release/touchmove replay out/demo-scene/video.mp4 --out out/demo --white Alice --black Bob
+	@echo "== out/demo/decisions.jsonl (moves left out)"
+	@grep -v '"kind":"move"' out/demo/decisions.jsonl || true
+	@echo "== out/demo/game.pgn"
+	@cat out/demo/game.pgn
 	@echo "== look at out/demo-scene/contact.jpg and out/demo-scene/video.mp4"
 
 # Every test: unit tests (one module per FIDE clause), the 1,110 real games, the property
@@ -35,5 +37,11 @@ eval: setup
 	@echo "== rendered real games through vision, frame by frame against their truth"
 	@for g in "5 1" "10 2" "15 3" "20 4" "25 5" "30 6" "35 7" "40 8"; do cargo run --release --quiet --example diag_vision -- $$g 20 | grep -v "^ *\(ideal\|vision squares\|vision hands\)"; done
 
+# Criterion benches, then replay and live on the demo scene (rendered if missing): throughput
+# against decode-only, and the delay from each move's release frame to /events with the CPU used.
 bench: setup
 	cargo bench --bench rules --bench render
+	cargo build --release --quiet
+	@test -f out/demo-scene/video.mp4 || target/release/touchmove sim --breach touch-opponent --seed 2 --out out/demo-scene
+	target/release/touchmove bench out/demo-scene/video.mp4
+	target/release/touchmove bench out/demo-scene/video.mp4 --live

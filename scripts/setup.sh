@@ -4,6 +4,7 @@
 #   - the Rust toolchain check (rustc >= 1.95, edition 2024);
 #   - Debian's OpenCV (4.6, with FFmpeg and GStreamer video I/O) and clang/libclang, which the
 #     opencv crate's bindings and nokhwa's camera backend are built with; ffmpeg for test media;
+#   - chromium, headless, for the test that loads the live viewer page in a real browser;
 #   - the ONNX Runtime shared library for `ort`, unpacked from the PyPI wheel onnxruntime==1.31.1
 #     (Debian has no package; prebuilt-binary downloads are not reachable) into
 #     /opt/onnxruntime/lib and registered with ldconfig, so touchmove finds it with no variable set.
@@ -22,7 +23,7 @@ if [ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -n1)" != "$need" ]; t
     exit 1
 fi
 
-packages=(pkg-config clang libclang-dev libopencv-dev ffmpeg)
+packages=(pkg-config clang libclang-dev libopencv-dev ffmpeg chromium)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -23,6 +23,9 @@ struct Cli {
 enum Command {
     /// Replay a recorded game: game.pgn, events.jsonl and decisions.jsonl in --out.
     Replay(touchmove::cmd::replay::ReplayArgs),
+    /// Follow a game live (camera, stream, or a file at its own pace): the replay files, written
+    /// as they happen, and a server for the broadcast (PGN, events), the arbiter and the operator.
+    Live(touchmove::cmd::live::LiveArgs),
     /// Replay throughput beside decode-only throughput of the same file, and their ratio.
     Bench(touchmove::cmd::bench::BenchArgs),
     /// Judge a stream of tracker events (JSONL) and print the decisions (JSONL): the rules core alone.
@@ -45,6 +48,7 @@ fn main() -> ExitCode {
         Command::Sim(args) => touchmove::cmd::sim::run(args),
         Command::Doctor(args) => touchmove::cmd::doctor::run(args),
         Command::Replay(args) => touchmove::cmd::replay::run(args),
+        Command::Live(args) => touchmove::cmd::live::run(args),
         Command::Bench(args) => touchmove::cmd::bench::run(args),
         Command::Board(args) => touchmove::cmd::board::run(args),
         Command::Calibrate(args) => touchmove::cmd::calibrate::run(args),

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod board;
 pub mod calibrate;
 pub mod doctor;
+pub mod live;
 pub mod replay;
 pub mod rules;
 pub mod sim;

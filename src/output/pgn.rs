@@ -70,6 +70,31 @@ fn comment_text(d: &Decision) -> Option<String> {
 
 /// The PGN of the game the decisions record, from `start`.
 pub fn write(tags: &Tags, start: &Chess, decisions: &[Decision]) -> String {
+    write_noted(tags, start, None, decisions)
+}
+
+/// The moves alone, numbered, no comments (`1. e4 e5 2. Nf3`), for a note.
+pub fn plain_moves(start: &Chess, decisions: &[Decision]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut number = start.fullmoves().get();
+    for d in decisions {
+        if let DecisionKind::Move { san, side, .. } = &d.kind {
+            match side {
+                Side::White => out.push(format!("{number}. {san}")),
+                Side::Black if out.is_empty() => out.push(format!("{number}... {san}")),
+                Side::Black => out.push(san.clone()),
+            }
+            if *side == Side::Black {
+                number += 1;
+            }
+        }
+    }
+    out.join(" ")
+}
+
+/// The PGN with `note` as the first comment of the movetext (what came before the record's
+/// start, when an operator set the position).
+pub fn write_noted(tags: &Tags, start: &Chess, note: Option<&str>, decisions: &[Decision]) -> String {
     let result = result(decisions);
     let mut out = String::new();
     for (name, value) in [
@@ -90,7 +115,7 @@ pub fn write(tags: &Tags, start: &Chess, decisions: &[Decision]) -> String {
     out.push('\n');
 
     let mut tokens: Vec<String> = Vec::new();
-    let mut comments: Vec<String> = Vec::new();
+    let mut comments: Vec<String> = note.map(|n| n.replace(['{', '}'], "")).into_iter().collect();
     let mut number = start.fullmoves().get();
     let flush = |tokens: &mut Vec<String>, comments: &mut Vec<String>| {
         if !comments.is_empty() {

@@ -167,6 +167,37 @@ impl Rules {
         self.result
     }
 
+    /// The board as the hands have left it (pieces in hand are off it).
+    pub fn board(&self) -> shakmaty::Board {
+        self.phys.board()
+    }
+
+    /// Plies played since the record's start (the `ply` of the last move).
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// An operator's correction: the game goes on from `pos`, `ply` plies into the record (a
+    /// move taken back, or the position set by hand). The board is taken to stand as `pos`
+    /// says: what the camera sees from then on is read against it, so the players restore the
+    /// position (7.5.1) or the move is seen again. The move in progress, claims and a rook move
+    /// held back as castling are forgotten; who is on the board and the illegal-move count stay.
+    pub fn set_position(&mut self, pos: Chess, ply: u32) {
+        self.phys = Physical::new(pos.board());
+        self.pos = pos;
+        self.ply = ply;
+        self.turn = Turn::default();
+        self.announced = ByColor::default();
+        self.awaiting_clock = None;
+        self.claims.clear();
+        self.known.clear();
+        self.pending = None;
+        self.just_moved = None;
+        self.result = None;
+        self.over_noted = false;
+        self.setup_seen = true;
+    }
+
     /// Judges one event; returns the decisions it leads to, in order.
     pub fn apply(&mut self, event: &Event) -> Vec<Decision> {
         self.now = (event.t, event.frame);

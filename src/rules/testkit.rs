@@ -119,6 +119,11 @@ impl Script {
         self.leave(hand)
     }
 
+    /// The events the script writes, for a stage above the rules.
+    pub fn events(&self) -> Vec<crate::types::Event> {
+        self.writer.events.clone()
+    }
+
     pub fn run(&self) -> Vec<Decision> {
         let mut rules = Rules::new(self.config.clone());
         let mut out: Vec<Decision> = self.writer.events.iter().flat_map(|e| rules.apply(e)).collect();

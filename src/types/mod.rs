@@ -2,12 +2,14 @@
 //! value types they are made of. Serialisation here *is* the JSONL contract of `DESIGN.md`.
 
 mod article;
+mod correction;
 mod decision;
 mod event;
 mod observation;
 mod placement;
 
 pub use article::{Article, UnknownArticle};
+pub use correction::{Correction, Journalled};
 pub use decision::{Decision, DecisionKind, PenaltyAction};
 pub use event::{Event, EventError, EventKind, EventReader, HandId, ImageSide};
 pub use observation::{BoardGeometry, ClockObs, HandObs, Observation, SquareObs, SquareState};

@@ -1,0 +1,305 @@
+//! Live: a camera, a stream or a file played at its own pace, judged as it plays. Capture runs
+//! on its own thread ([`super::capture`]); this loop takes frames and operator corrections as
+//! they come, runs vision, the tracker and the rules, logs through the [`Session`] and fills
+//! the server's [`Feed`]. A lost source is retried with the game kept; a killed process is
+//! resumed from its logs (`--resume`), from the last moment no hand was over the board.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use crossbeam_channel::{Receiver, select};
+use opencv::core::{Mat, MatTraitConst, Vector};
+use serde::{Deserialize, Serialize};
+use shakmaty::Chess;
+
+use super::capture::{Capture, CaptureConfig, Captured};
+use super::session::{Published, Refused, Session, snapshot_name};
+use crate::output::pgn::Tags;
+use crate::output::serve::{Feed, OperatorRequest, Reply, Server};
+use crate::source::SourceSpec;
+use crate::tracker::{Tracker, TrackerConfig};
+use crate::types::{BoardGeometry, DecisionKind, EventKind, ImageSide};
+use crate::vision::frame::Vision;
+
+/// A live game to run.
+pub struct LiveJob {
+    pub input: SourceSpec,
+    pub calibration: Option<BoardGeometry>,
+    pub start: Chess,
+    pub white_sits: Option<ImageSide>,
+    pub out: PathBuf,
+    pub tags: Tags,
+    /// Where to serve the feed (`None`: no server).
+    pub serve: Option<String>,
+    /// The operator's token for corrections.
+    pub token: String,
+    /// Go on with the game in `out` from its logs.
+    pub resume: bool,
+    /// Frames held for vision before the oldest is dropped.
+    pub queue: usize,
+}
+
+/// What a live run did.
+#[derive(Debug, Clone, Default)]
+pub struct LiveSummary {
+    pub frames: u64,
+    pub dropped: u64,
+    pub bad_frames: u64,
+    pub moves: usize,
+    pub violations: usize,
+    /// For each move decided while playing: seconds from its frame's due time to its decision.
+    pub delays: Vec<f64>,
+    pub cpu_seconds: f64,
+    pub seconds: f64,
+}
+
+/// The live settings a resumed game reads back (`DIR/live.json`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LiveSettings {
+    pub input: String,
+    pub fen: String,
+    pub white_sits: Option<ImageSide>,
+    pub white: String,
+    pub black: String,
+    /// The board as found at the start, so a resumed game reads the same squares.
+    pub geometry: Option<BoardGeometry>,
+}
+
+impl LiveSettings {
+    pub const FILE: &'static str = "live.json";
+}
+
+/// Where the server listens, once it does.
+pub struct Ready {
+    pub addr: Option<SocketAddr>,
+    pub token: String,
+}
+
+/// Runs the game until the input ends (a file) or the process is stopped.
+pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)) -> Result<LiveSummary> {
+    let started = Instant::now();
+    let cpu_start = cpu_seconds();
+    let (mut session, checkpoint) = if job.resume {
+        let (s, cp) = Session::resume(&job.out, job.tags.clone(), job.start.clone(), job.white_sits)?;
+        (s, Some(cp))
+    } else {
+        (Session::create(&job.out, job.tags.clone(), job.start.clone(), job.white_sits)?, None)
+    };
+    let mut settings = settings;
+    write_settings(&job.out, &settings)?;
+    std::fs::create_dir_all(job.out.join("snapshots")).with_context(|| format!("{}: cannot create", job.out.join("snapshots").display()))?;
+
+    let feed = Feed::new();
+    feed.set_game(session.pgn(), session.state_json());
+    let (commands_tx, commands) = crossbeam_channel::bounded::<OperatorRequest>(16);
+    let server = match &job.serve {
+        Some(addr) => Some(Server::start(addr, job.token.clone(), feed.clone(), commands_tx, job.out.join("snapshots"))?),
+        None => {
+            drop(commands_tx);
+            None
+        }
+    };
+    let file = matches!(job.input, SourceSpec::File(_) | SourceSpec::Folder(_));
+    let skip_until = checkpoint.filter(|cp| file && cp.events > 0).map(|cp| cp.t);
+    let capture = Capture::start(CaptureConfig { input: job.input.clone(), queue: job.queue, skip_until, retry: Duration::from_secs(1) })?;
+    feed.source(serde_json::json!({"status": "playing", "input": job.input.to_string()}));
+    on_ready(&Ready { addr: server.as_ref().map(Server::addr), token: job.token.clone() });
+
+    let mut tracker = Tracker::new(TrackerConfig { start: session.board(), first_hand: session.next_hand(), ..TrackerConfig::default() });
+    let mut vision: Option<Vision> = None;
+    let mut summary = LiveSummary::default();
+    // The wall time a frame's time was due at: the first frame's arrival anchors the clock.
+    let mut anchor: Option<(Instant, f64)> = None;
+    let mut last_status = Instant::now();
+    let mut last = (0.0, None);
+    let mut image = Mat::default();
+    let mut frames_open = true;
+    let commands: Receiver<OperatorRequest> = commands;
+    while frames_open {
+        select! {
+            recv(capture.frames) -> item => {
+                let Ok(item) = item else { break };
+                match item {
+                    Captured::Frame(frame) => {
+                        summary.frames += 1;
+                        let (wall, t0) = *anchor.get_or_insert_with(|| {
+                            // The clock that relates the source's times to the wall: a client
+                            // measures how long after its frame each decision reached it.
+                            let unix = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64());
+                            feed.source(serde_json::json!({"status": "playing", "input": job.input.to_string(), "clock": {"t": frame.t, "unix": unix}}));
+                            (Instant::now(), frame.t)
+                        });
+                        let v = match vision.as_mut() {
+                            Some(v) => v,
+                            None => {
+                                let v = Vision::start(&frame.image, job.calibration.or(settings.geometry), &session.board())
+                                    .with_context(|| format!("{}: cannot find the board in the first frame (give --calibration)", job.input))?;
+                                if settings.geometry.is_none() {
+                                    settings.geometry = Some(v.geometry);
+                                    write_settings(&job.out, &settings)?;
+                                }
+                                vision.insert(v)
+                            }
+                        };
+                        let obs = v.observe(frame.index, frame.t, &frame.image)?;
+                        let mut events = tracker.observe(&obs);
+                        for e in &mut events {
+                            if let EventKind::Board { white, h1_light, .. } = &mut e.kind {
+                                if white.is_none() {
+                                    *white = Some(v.geometry.white);
+                                    *h1_light = Some(v.geometry.h1_light);
+                                }
+                            }
+                        }
+                        let acted = !events.is_empty();
+                        image = frame.image;
+                        for e in events {
+                            let published = session.apply(e)?;
+                            let moves = publish(&mut session, &feed, &published, &image)?;
+                            for t in moves {
+                                let due = wall + Duration::from_secs_f64((t - t0).max(0.0));
+                                summary.delays.push(Instant::now().saturating_duration_since(due).as_secs_f64());
+                            }
+                        }
+                        if acted {
+                            feed.set_game(session.pgn(), session.state_json());
+                            if session.quiet() {
+                                session.checkpoint(frame.t, Some(frame.index))?;
+                            }
+                        }
+                        last = (frame.t, Some(frame.index));
+                    }
+                    Captured::Problem(p) => {
+                        summary.bad_frames += 1;
+                        eprintln!("touchmove: {}: {p}; skipped", job.input);
+                    }
+                    Captured::Lost(why) => {
+                        eprintln!("touchmove: {why}; the game is kept, retrying");
+                        feed.source(serde_json::json!({"status": "lost", "detail": why, "dropped": capture.dropped()}));
+                    }
+                    Captured::Back => {
+                        eprintln!("touchmove: {}: back", job.input);
+                        feed.source(serde_json::json!({"status": "playing", "input": job.input.to_string(), "dropped": capture.dropped()}));
+                    }
+                    Captured::End => frames_open = false,
+                }
+                if last_status.elapsed() > Duration::from_secs(1) {
+                    last_status = Instant::now();
+                    feed.set_game(session.pgn(), session.state_json());
+                }
+            }
+            recv(commands) -> request => {
+                let Ok(request) = request else { continue };
+                let reply = match session.correct(&request.correction)? {
+                    Ok(done) => {
+                        if let Some(board) = &done.board {
+                            tracker.set_board(board);
+                        }
+                        publish(&mut session, &feed, &done.published, &image)?;
+                        feed.set_game(session.pgn(), session.state_json());
+                        Reply::Done(serde_json::json!({"ok": true, "decisions": done.published.iter().map(|p| p.id).collect::<Vec<_>>()}))
+                    }
+                    Err(Refused::BadRequest(why)) => Reply::BadRequest(why),
+                    Err(Refused::Conflict(why)) => Reply::Conflict(why),
+                };
+                let _ = request.reply.send(reply);
+            }
+        }
+    }
+    let rest = tracker.finish();
+    for e in rest {
+        let published = session.apply(e)?;
+        publish(&mut session, &feed, &published, &image)?;
+    }
+    let published = session.finish()?;
+    publish(&mut session, &feed, &published, &image)?;
+    if session.quiet() {
+        session.checkpoint(last.0, last.1)?;
+    }
+    summary.dropped = capture.dropped();
+    drop(capture);
+    feed.set_game(session.pgn(), session.state_json());
+    feed.source(serde_json::json!({"status": "ended", "dropped": summary.dropped}));
+    feed.end();
+    // Streams get their end before the server goes.
+    std::thread::sleep(Duration::from_millis(100));
+    drop(server);
+    let (moves, violations) = session.counts();
+    summary.moves = moves;
+    summary.violations = violations;
+    summary.seconds = started.elapsed().as_secs_f64();
+    summary.cpu_seconds = cpu_seconds() - cpu_start;
+    Ok(summary)
+}
+
+/// Sends decisions to the feed, saving the frame of each violation; returns the times of the
+/// moves among them. The game's PGN and state are updated first, so a client that fetches them
+/// on hearing of a decision finds it there.
+fn publish(session: &mut Session, feed: &Arc<Feed>, published: &[Published], image: &Mat) -> Result<Vec<f64>> {
+    let mut moves = Vec::new();
+    if published.is_empty() {
+        return Ok(moves);
+    }
+    for p in published {
+        match p.decision.kind {
+            DecisionKind::Move { .. } => moves.push(p.decision.t),
+            DecisionKind::Violation { .. } if !image.empty() => {
+                let name = snapshot_name(p.id);
+                let path = session.dir().join("snapshots").join(&name);
+                let params = Vector::<i32>::from_slice(&[opencv::imgcodecs::IMWRITE_JPEG_QUALITY, 80]);
+                match opencv::imgcodecs::imwrite(&path, image, &params) {
+                    Ok(true) => session.set_snapshot(p.id, name),
+                    _ => eprintln!("touchmove: {}: cannot write the alert's frame", path.display()),
+                }
+            }
+            _ => {}
+        }
+    }
+    feed.set_game(session.pgn(), session.state_json());
+    for p in published {
+        feed.decision(p.id, &p.to_json());
+    }
+    Ok(moves)
+}
+
+fn write_settings(dir: &std::path::Path, settings: &LiveSettings) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create the output folder", dir.display()))?;
+    let path = dir.join(LiveSettings::FILE);
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, serde_json::to_string_pretty(settings)?).with_context(|| format!("{}: cannot write", tmp.display()))?;
+    std::fs::rename(&tmp, &path).with_context(|| format!("{}: cannot write", path.display()))
+}
+
+/// CPU time this process has used, user and system (Linux; 0 elsewhere).
+pub fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return 0.0 };
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else { return 0.0 };
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name and state.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+impl std::fmt::Display for LiveSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} frames ({} dropped, {} unreadable) in {:.1} s; {} moves, {} violations", self.frames, self.dropped, self.bad_frames, self.seconds, self.moves, self.violations)?;
+        if let Some(m) = median(&self.delays) {
+            write!(f, "; moves decided a median {:.0} ms after their frame", m * 1000.0)?;
+        }
+        write!(f, "; CPU {:.0}% of one core", 100.0 * self.cpu_seconds / self.seconds.max(1e-9))
+    }
+}
+
+/// The median of some values (`None` for none).
+pub fn median(values: &[f64]) -> Option<f64> {
+    let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    Some(v[v.len() / 2])
+}
