@@ -21,7 +21,7 @@ use crate::output::pgn::Tags;
 use crate::output::serve::{Feed, OperatorRequest, Reply, Server};
 use crate::source::SourceSpec;
 use crate::tracker::{Tracker, TrackerConfig};
-use crate::types::{BoardGeometry, DecisionKind, EventKind, ImageSide};
+use crate::types::{BoardGeometry, DecisionKind, ImageSide};
 use crate::vision::frame::Vision;
 
 /// A live game to run.
@@ -144,16 +144,7 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
                                 vision.insert(v)
                             }
                         };
-                        let obs = v.observe(frame.index, frame.t, &frame.image)?;
-                        let mut events = tracker.observe(&obs);
-                        for e in &mut events {
-                            if let EventKind::Board { white, h1_light, .. } = &mut e.kind {
-                                if white.is_none() {
-                                    *white = Some(v.geometry.white);
-                                    *h1_light = Some(v.geometry.h1_light);
-                                }
-                            }
-                        }
+                        let events = super::see(v, &mut tracker, &frame)?;
                         let acted = !events.is_empty();
                         image = frame.image;
                         for e in events {

@@ -9,3 +9,24 @@ pub mod replay;
 pub mod session;
 
 pub use replay::{ReplayJob, Summary, decode_only, replay};
+
+use crate::source::Frame;
+use crate::tracker::Tracker;
+use crate::types::{Event, EventKind};
+use crate::vision::frame::Vision;
+
+/// One frame through vision and the tracker: the events it reveals. A board snapshot carries
+/// where White sits and the board's orientation as vision found them (7.2.2, 7.3).
+fn see(vision: &mut Vision, tracker: &mut Tracker, frame: &Frame) -> anyhow::Result<Vec<Event>> {
+    let obs = vision.observe(frame.index, frame.t, &frame.image)?;
+    let mut events = tracker.observe(&obs);
+    for e in &mut events {
+        if let EventKind::Board { white, h1_light, .. } = &mut e.kind {
+            if white.is_none() {
+                *white = Some(vision.geometry.white);
+                *h1_light = Some(vision.geometry.h1_light);
+            }
+        }
+    }
+    Ok(events)
+}

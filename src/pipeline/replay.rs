@@ -13,7 +13,7 @@ use super::session::Session;
 use crate::output::pgn::Tags;
 use crate::source::{self, Frame, FrameProblem, SourceSpec};
 use crate::tracker::{Tracker, TrackerConfig};
-use crate::types::{BoardGeometry, Event, EventKind, ImageSide};
+use crate::types::{BoardGeometry, Event, ImageSide};
 use crate::vision::frame::Vision;
 
 /// A replay to run.
@@ -94,17 +94,7 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
                 vision.insert(v)
             }
         };
-        let obs = v.observe(frame.index, frame.t, &frame.image)?;
-        let mut events = tracker.observe(&obs);
-        // The first board seen carries where White sits and the board's orientation (7.2.2, 7.3).
-        for e in &mut events {
-            if let EventKind::Board { white, h1_light, .. } = &mut e.kind {
-                if white.is_none() {
-                    *white = Some(v.geometry.white);
-                    *h1_light = Some(v.geometry.h1_light);
-                }
-            }
-        }
+        let events = super::see(v, &mut tracker, &frame)?;
         judge(events, &mut session)?;
         progress(frames, expected);
     }
