@@ -190,7 +190,7 @@ fn unix_now() -> f64 {
 fn a_rendered_game_played_live_reaches_events_and_pgn_in_order_and_in_time() {
     let (video, truth) = rendered();
     let out = tempfile::tempdir().unwrap();
-    let (mut child, addr) = start_live(&["--url", video.to_str().unwrap(), "--serve", "127.0.0.1:0", "--out", out.path().to_str().unwrap(), "--token", "t"]);
+    let (mut child, addr) = start_live(&["--url", video.to_str().unwrap(), "--serve", "127.0.0.1:0", "--out", out.path().to_str().unwrap(), "--token", "t", "--event", "Test Open", "--round", "3", "--white", "Ann"]);
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
     s.write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
@@ -231,6 +231,13 @@ fn a_rendered_game_played_live_reaches_events_and_pgn_in_order_and_in_time() {
         }
     }
     assert!(late.is_empty(), "moves later than a second after their release: {late:?}");
+    // Standard tags, the date today's for a game played live.
+    let last = pgn_after_each.last().expect("moves were seen");
+    for tag in ["[Event \"Test Open\"]", "[Round \"3\"]", "[White \"Ann\"]", "[Result \"*\"]"] {
+        assert!(last.contains(tag), "{tag} missing:\n{last}");
+    }
+    let date = last.lines().find_map(|l| l.strip_prefix("[Date \"")).expect("a Date tag");
+    assert!(date.len() == 12 && date[..4].parse::<u32>().is_ok_and(|y| y >= 2024), "{date}");
     let on_disk = std::fs::read_to_string(out.path().join("game.pgn")).unwrap();
     assert!(played.iter().all(|san| on_disk.contains(san)), "{on_disk}");
 }

@@ -11,7 +11,7 @@ use shakmaty::fen::Fen;
 
 use crate::output::pgn::Tags;
 use crate::output::serve::new_token;
-use crate::pipeline::live::{LiveJob, LiveSettings, live};
+use crate::pipeline::live::{LiveJob, LiveSettings, live, pgn_date_today};
 use crate::source::SourceSpec;
 use crate::types::ImageSide;
 use crate::vision::geometry::load_calibration;
@@ -54,6 +54,18 @@ pub struct LiveArgs {
     /// PGN tag: Black's name.
     #[arg(long)]
     pub black: Option<String>,
+    /// PGN tag: the event (tournament).
+    #[arg(long)]
+    pub event: Option<String>,
+    /// PGN tag: the site.
+    #[arg(long)]
+    pub site: Option<String>,
+    /// PGN tag: the round.
+    #[arg(long)]
+    pub round: Option<String>,
+    /// PGN tag: the date (default: today, UTC).
+    #[arg(long, value_name = "YYYY.MM.DD")]
+    pub date: Option<String>,
     /// Frames held for vision; when it falls further behind the oldest is dropped.
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub queue: usize,
@@ -95,6 +107,10 @@ pub fn run(args: LiveArgs) -> Result<()> {
         white_sits,
         white: white.clone(),
         black: black.clone(),
+        event: args.event.clone().or_else(|| saved.as_ref().and_then(|s| s.event.clone())),
+        site: args.site.clone().or_else(|| saved.as_ref().and_then(|s| s.site.clone())),
+        date: Some(args.date.clone().or_else(|| saved.as_ref().and_then(|s| s.date.clone())).unwrap_or_else(pgn_date_today)),
+        round: args.round.clone().or_else(|| saved.as_ref().and_then(|s| s.round.clone())),
         geometry: if calibration.is_some() { calibration } else { saved.as_ref().and_then(|s| s.geometry) },
     };
     if args.resume.is_none() {
@@ -109,7 +125,10 @@ pub fn run(args: LiveArgs) -> Result<()> {
         start,
         white_sits,
         out: args.resume.clone().unwrap_or(args.out.clone()),
-        tags: Tags { white, black, ..Tags::default() },
+        tags: {
+            let or_unknown = |v: &Option<String>| v.clone().unwrap_or_else(|| "?".into());
+            Tags { event: or_unknown(&settings.event), site: or_unknown(&settings.site), date: or_unknown(&settings.date), round: or_unknown(&settings.round), white, black }
+        },
         serve: (!args.no_serve).then(|| args.serve.clone()),
         token: args.token.clone().unwrap_or_else(new_token),
         resume: args.resume.is_some(),
