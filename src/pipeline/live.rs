@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 use crossbeam_channel::{Receiver, select};
 use opencv::core::{Mat, MatTraitConst, Vector};
 use serde::{Deserialize, Serialize};
-use shakmaty::Chess;
+use shakmaty::{Chess, Position};
 
 use super::capture::{Capture, CaptureConfig, Captured};
 use super::session::{Published, Refused, Session, snapshot_name};
@@ -117,7 +117,7 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
     feed.source(serde_json::json!({"status": "playing", "input": job.input.to_string()}));
     on_ready(&Ready { addr: server.as_ref().map(Server::addr), token: job.token.clone() });
 
-    let mut tracker = Tracker::new(TrackerConfig { start: session.board(), first_hand: session.next_hand(), ..TrackerConfig::default() });
+    let mut tracker = Tracker::new(TrackerConfig { start: session.board(), first_hand: session.next_hand(), to_move: session.position().turn(), ..TrackerConfig::default() });
     let mut vision: Option<Vision> = None;
     let mut summary = LiveSummary::default();
     // The wall time a frame's time was due at: the first frame's arrival anchors the clock.

@@ -73,7 +73,7 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
         Err(_) => bail!("{}: the decoding thread stopped before opening the input", job.input),
     };
     let mut session = Session::create(&job.out, job.tags.clone(), job.start.clone(), job.white_sits)?;
-    let mut tracker = Tracker::new(TrackerConfig { start: job.start.board().clone(), ..TrackerConfig::default() });
+    let mut tracker = Tracker::new(TrackerConfig { start: job.start.board().clone(), to_move: job.start.turn(), ..TrackerConfig::default() });
     let mut vision: Option<Vision> = None;
     let (mut frames, mut bad) = (0u64, 0u64);
     for item in rx {

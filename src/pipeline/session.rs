@@ -10,7 +10,7 @@
 
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, BufWriter};
+use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -21,7 +21,8 @@ use shakmaty::{Board, CastlingMode, Chess, EnPassantMode, Position};
 use crate::output::jsonl::JsonlWriter;
 use crate::output::pgn::{self, Tags};
 use crate::rules::{Rules, RulesConfig};
-use crate::types::{Correction, Decision, DecisionKind, Event, EventKind, EventReader, HandId, ImageSide, Journalled, Side};
+use super::journal::{read_events, read_journal};
+use crate::types::{Correction, Decision, DecisionKind, Event, EventKind, HandId, ImageSide, Journalled, Side};
 
 /// What an arbiter made of an alert.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -501,45 +502,6 @@ fn parse_position(fen: &str) -> Result<Chess, String> {
 fn position_key(pos: &Chess) -> String {
     let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
     fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
-}
-
-/// Reads a log that a killed process may have cut mid-line: a bad last line is dropped with a
-/// warning, a bad line before it is an error naming it.
-fn read_lines<T>(path: &Path, parse: impl Fn(&str) -> Result<T, String>) -> Result<Vec<T>> {
-    let f = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e).with_context(|| format!("{}: cannot read", path.display())),
-    };
-    let lines: Vec<String> = BufReader::new(f).lines().collect::<std::io::Result<_>>().with_context(|| format!("{}: cannot read (not UTF-8 text?)", path.display()))?;
-    let last = lines.iter().rposition(|l| !l.trim().is_empty());
-    let mut out = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        match parse(line) {
-            Ok(v) => out.push(v),
-            Err(why) if Some(i) == last => eprintln!("touchmove: {}: line {}: {why}; the last line was cut short and is dropped", path.display(), i + 1),
-            Err(why) => bail!("{}: line {}: {why}; the log is damaged before its end (fix or remove that line to resume)", path.display(), i + 1),
-        }
-    }
-    Ok(out)
-}
-
-fn read_events(path: &Path) -> Result<Vec<Event>> {
-    read_lines(path, |line| {
-        let mut r = EventReader::new(line.as_bytes());
-        match r.next() {
-            Some(Ok(e)) => Ok(e),
-            Some(Err(e)) => Err(e.message),
-            None => Err("empty".into()),
-        }
-    })
-}
-
-fn read_journal(path: &Path) -> Result<Vec<Journalled>> {
-    read_lines(path, |line| serde_json::from_str::<Journalled>(line).map_err(|e| e.to_string()))
 }
 
 #[cfg(test)]

@@ -50,11 +50,14 @@ pub struct TrackerConfig {
     /// The first hand id to write: a game resumed from its logs goes on counting, so an id in
     /// the record names one hand's visit only.
     pub first_hand: u32,
+    /// The player to move at the start: an arm vision cannot place on either player's side is
+    /// taken for the player expected to move.
+    pub to_move: Color,
 }
 
 impl Default for TrackerConfig {
     fn default() -> Self {
-        TrackerConfig { start: Board::default(), confirm_frames: 2, unattended_frames: 30, revealed_frames: 4, dwell_secs: 0.2, settle_secs: 0.3, first_hand: 0 }
+        TrackerConfig { start: Board::default(), confirm_frames: 2, unattended_frames: 30, revealed_frames: 4, dwell_secs: 0.2, settle_secs: 0.3, first_hand: 0, to_move: Color::White }
     }
 }
 
@@ -123,6 +126,8 @@ pub struct Tracker {
     quiet_since: Option<f64>,
     /// When each square was last hidden by an arm.
     hidden_at: [f64; 64],
+    /// The player expected to move: the other one than whose piece was set down last.
+    to_move: Color,
     dirty: bool,
     started: bool,
     out: Vec<Event>,
@@ -143,8 +148,8 @@ impl Tracker {
             belief[usize::from(sq)] = Some(p);
         }
         let candidate = std::array::from_fn(|i| (state_of(belief[i]), 0));
-        let next_hand = cfg.first_hand;
-        Tracker { cfg, belief, candidate, hands: BTreeMap::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], dirty: false, started: false, out: Vec::new() }
+        let (next_hand, to_move) = (cfg.first_hand, cfg.to_move);
+        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], dirty: false, started: false, out: Vec::new() }
     }
 
     /// The board as the tracker believes it stands.
@@ -249,7 +254,7 @@ impl Tracker {
                 continue;
             }
             if !self.hands.contains_key(&h.id) {
-                let side = h.side.unwrap_or(Side::White);
+                let side = h.side.unwrap_or(Side::from(self.to_move));
                 let event_id = self.next_hand;
                 self.next_hand += 1;
                 let track = HandTrack { event_id, side, last_over: now.1, longest: BTreeMap::new(), current: None, still: None, touched: Vec::new(), held: Vec::new() };
@@ -422,6 +427,8 @@ impl Tracker {
                         },
                     };
                     self.belief[i] = Some(piece);
+            self.to_move = !piece.color;
+                    self.to_move = !piece.color;
                 }
                 continue;
             };
@@ -572,5 +579,47 @@ fn colour(s: SquareState) -> Option<Color> {
         SquareState::White => Some(Color::White),
         SquareState::Black => Some(Color::Black),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod side_unknown {
+    //! An arm vision cannot place on either player's side is the player's expected to move.
+    use super::*;
+    use crate::types::{HandObs, SquareObs};
+
+    fn frame(n: u64, board: &Board, hand: Option<HandObs>) -> Observation {
+        let squares = Square::ALL.iter().map(|&sq| SquareObs { state: state_of(board.piece_at(sq)), confidence: 1.0, role: None }).collect();
+        Observation { frame: n, t: n as f64 / 30.0, squares, hands: hand.into_iter().collect(), clock: None, board_lost: false }
+    }
+
+    fn arm(side: Option<Side>) -> HandObs {
+        HandObs { id: 0, side, polygon: Vec::new(), extremity: [0.0, 0.0], extremity_square: Some(Square::D4), covers: vec![Square::D4], extremity_board: Some([3.5, 3.5]) }
+    }
+
+    fn entered(to_move: Color, side: Option<Side>) -> Side {
+        let board = Board::default();
+        let mut t = Tracker::new(TrackerConfig { to_move, ..TrackerConfig::default() });
+        let mut events = t.observe(&frame(0, &board, None));
+        for n in 1..5 {
+            events.extend(t.observe(&frame(n, &board, Some(arm(side)))));
+        }
+        events.extend(t.finish());
+        events.iter().find_map(|e| match e.kind {
+            EventKind::HandEnter { side, .. } => Some(side),
+            _ => None,
+        }).expect("the arm entered")
+    }
+
+    #[test]
+    fn an_arm_of_no_known_side_is_the_movers() {
+        assert_eq!(entered(Color::White, None), Side::White);
+        assert_eq!(entered(Color::Black, None), Side::Black);
+    }
+
+    #[test]
+    fn an_arm_vision_places_keeps_its_side() {
+        assert_eq!(entered(Color::Black, Some(Side::White)), Side::White);
+        assert_eq!(entered(Color::White, Some(Side::Black)), Side::Black);
     }
 }

@@ -109,6 +109,22 @@ fn side_of(entry: [f64; 2], rect: &Rectifier) -> Side {
     if entry[1] > rect.size().height as f64 / 2.0 { Side::White } else { Side::Black }
 }
 
+/// The player an arm is reported as: from over White's or Black's edge (within two ranks of
+/// it), that player; from over a side edge level with the middle of the board (footage cropped
+/// to the board, a player reaching round), either could be: none is named, and the tracker takes
+/// the player expected to move.
+fn player_of(entry: [f64; 2], rect: &Rectifier) -> Option<Side> {
+    let b = rect.board_rect();
+    let band = 2.0 * rect.px as f64;
+    if entry[1] >= (b.y + b.height) as f64 - band {
+        Some(Side::White)
+    } else if entry[1] <= b.y as f64 + band {
+        Some(Side::Black)
+    } else {
+        None
+    }
+}
+
 /// Per label, where it crosses the outer part of the margin (the arm's way in), if it does.
 fn entries(rect: &Rectifier, labels: &Mat, n: usize) -> Result<Vec<Option<[f64; 2]>>, VisionError> {
     let (w, h) = (labels.cols(), labels.rows());
@@ -374,7 +390,7 @@ impl HandDetector {
 
     fn describe(&self, rect: &Rectifier, id: u32, r: &Region) -> Result<HandObs, VisionError> {
         let size = rect.size();
-        let side = side_of(r.entry, rect);
+        let side = player_of(r.entry, rect);
         // The arm's edges are blurred and parts of a hand the colour of the squares go unseen:
         // a square counts as covered when enough of the arm comes within a third of a square
         // of it (a box around the cell: a round kernel would cost more than the rest of vision).
@@ -416,7 +432,7 @@ impl HandDetector {
         }
         Ok(HandObs {
             id,
-            side: Some(side),
+            side,
             polygon,
             extremity: [far[0] as f32, far[1] as f32],
             extremity_square: tip_square,
