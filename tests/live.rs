@@ -378,3 +378,25 @@ fn a_stream_that_ends_is_reopened_and_its_time_goes_on() {
     assert!(times.windows(2).all(|w| w[1] > w[0]), "time went back across the reconnection");
     assert!(indices.windows(2).all(|w| w[1] > w[0]), "frame numbers went back across the reconnection");
 }
+
+#[test]
+fn a_live_game_stopped_with_ctrl_c_is_ended_and_written_not_cut_off() {
+    let (video, _) = rendered();
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().join("game");
+    let child = touchmove().args(["live", "--url", video.to_str().unwrap(), "--no-serve", "--out", dir.to_str().unwrap()]).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+    let moves_in = |dir: &Path| std::fs::read_to_string(dir.join("decisions.jsonl")).unwrap_or_default().lines().filter(|l| l.contains(r#""kind":"move""#)).count();
+    let started = Instant::now();
+    while moves_in(&dir) < 2 {
+        assert!(started.elapsed() < Duration::from_secs(120), "no second move within two minutes");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "stopped with {:?}", output.status);
+    let summary = String::from_utf8_lossy(&output.stdout);
+    assert!(summary.contains("moves"), "no summary: {summary}");
+    let pgn = std::fs::read_to_string(dir.join("game.pgn")).unwrap();
+    assert!(pgn.contains("1. d4") && pgn.contains("Nf6") && pgn.trim_end().ends_with('*'), "{pgn}");
+}

@@ -17,7 +17,8 @@ use crate::types::ImageSide;
 use crate::vision::geometry::load_calibration;
 
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:\n  touchmove live --camera 0 --out out/board1\n  touchmove live --url rtsp://10.0.0.5/stream --serve 0.0.0.0:8080 --white Carlsen --black Nepo\n  touchmove live --url game.mp4 --serve 127.0.0.1:0      (a file, played at its own pace)\n  touchmove live --resume out/board1                      (after a crash: same game, same source)\n\nThe server (loopback unless --serve says otherwise) serves GET /game.pgn (poll it from a\nbroadcast), GET /events (server-sent events of every decision), GET / (the viewer page) and,\nwith the token printed at start, POST /undo, /fen {\"fen\":…}, /adjust {\"side\":…},\n/alerts/N/dismiss and /alerts/N/confirm. Open the page with ?token=TOKEN for the operator's\nbuttons. The first frame must show the board with no hand over it.")]
+#[command(after_help = "Examples:\n  touchmove live --camera 0 --out out/board1\n  touchmove live --url rtsp://10.0.0.5/stream --serve 0.0.0.0:8080 --white Carlsen --black Nepo\n  touchmove live --url game.mp4 --serve 127.0.0.1:0      (a file, played at its own pace)\n  touchmove live --resume out/board1                      (after a crash: same game, same source)\n\nThe server (loopback unless --serve says otherwise) serves GET /game.pgn (poll it from a\nbroadcast), GET /events (server-sent events of every decision), GET / (the viewer page) and,\nwith the token printed at start, POST /undo, /fen {\"fen\":…}, /adjust {\"side\":…},\n/alerts/N/dismiss and /alerts/N/confirm. Open the page with ?token=TOKEN for the operator's\nbuttons. The first frame must show the board with no hand over it. Ctrl-C (or SIGTERM) ends the
+game as the end of a file would: what was held back is decided and the PGN made final.")]
 pub struct LiveArgs {
     /// A camera by index (/dev/videoN).
     #[arg(long, value_name = "N", conflicts_with = "url")]
@@ -119,6 +120,16 @@ pub fn run(args: LiveArgs) -> Result<()> {
             bail!("{}: already holds a game; continue it with --resume {}, or give another --out", args.out.display(), args.out.display());
         }
     }
+    // Ctrl-C or SIGTERM: the game is ended as at the input's end (a rook move held back as
+    // possible castling decided, the PGN final), not cut off.
+    let (stop_tx, stop) = crossbeam_channel::bounded(1);
+    ctrlc::set_handler(move || {
+        // A second Ctrl-C while the game is being ended: stop at once (the logs are whole).
+        if stop_tx.try_send(()).is_err() {
+            std::process::exit(130);
+        }
+    })
+    .context("cannot install the Ctrl-C handler")?;
     let job = LiveJob {
         input,
         calibration,
@@ -133,6 +144,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
         token: args.token.clone().unwrap_or_else(new_token),
         resume: args.resume.is_some(),
         queue: args.queue,
+        stop,
     };
     let summary = live(&job, settings, |ready| {
         if let Some(addr) = ready.addr {

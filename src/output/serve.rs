@@ -35,6 +35,8 @@ pub const MAX_BODY: usize = 16 * 1024;
 pub const MAX_URL: usize = 2048;
 /// Event-stream clients served at once.
 pub const MAX_STREAMS: usize = 64;
+/// Requests (streams included) handled at once; beyond, a 503 and no thread.
+pub const MAX_REQUESTS: usize = MAX_STREAMS + 64;
 /// How long a correction waits for the pipeline before the server gives up on it.
 const REPLY_WAIT: Duration = Duration::from_secs(5);
 /// An event stream with nothing to say sends a comment this often (and so finds a client gone).
@@ -156,6 +158,7 @@ struct Shared {
     commands: Sender<OperatorRequest>,
     snapshots: PathBuf,
     streams: AtomicUsize,
+    requests: AtomicUsize,
 }
 
 impl Server {
@@ -164,13 +167,27 @@ impl Server {
         let http = tiny_http::Server::http(addr).map_err(|e| anyhow!("{addr}: cannot listen there ({e}); give another --serve address"))?;
         let addr = http.server_addr().to_ip().context("the server is not on an IP address")?;
         let http = Arc::new(http);
-        let shared = Arc::new(Shared { feed, token, commands, snapshots, streams: AtomicUsize::new(0) });
+        let shared = Arc::new(Shared { feed, token, commands, snapshots, streams: AtomicUsize::new(0), requests: AtomicUsize::new(0) });
         let listener = http.clone();
         let thread = std::thread::Builder::new().name("serve".into()).spawn(move || {
             for request in listener.incoming_requests() {
+                if shared.requests.fetch_add(1, Ordering::SeqCst) >= MAX_REQUESTS {
+                    shared.requests.fetch_sub(1, Ordering::SeqCst);
+                    let _ = request.respond(text(503, "too many requests at once: try again"));
+                    continue;
+                }
                 let shared = shared.clone();
                 // One thread a request: a correction waits for the pipeline, a stream stays open.
-                let _ = std::thread::Builder::new().name("request".into()).spawn(move || handle(request, &shared));
+                let spawned = std::thread::Builder::new().name("request".into()).spawn({
+                    let shared = shared.clone();
+                    move || {
+                        handle(request, &shared);
+                        shared.requests.fetch_sub(1, Ordering::SeqCst);
+                    }
+                });
+                if spawned.is_err() {
+                    shared.requests.fetch_sub(1, Ordering::SeqCst);
+                }
             }
         })?;
         Ok(Server { addr, http, thread: Some(thread) })

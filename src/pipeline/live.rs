@@ -40,6 +40,8 @@ pub struct LiveJob {
     pub resume: bool,
     /// Frames held for vision before the oldest is dropped.
     pub queue: usize,
+    /// Ends the game when something arrives (Ctrl-C): decided and written as at the input's end.
+    pub stop: Receiver<()>,
 }
 
 /// What a live run did.
@@ -190,6 +192,10 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
                     last_status = Instant::now();
                     feed.set_game(session.pgn(), session.state_json());
                 }
+            }
+            recv(job.stop) -> _ => {
+                eprintln!("touchmove: stopping: the game so far is decided and written");
+                frames_open = false;
             }
             recv(commands) -> request => {
                 let Ok(request) = request else { continue };
