@@ -159,6 +159,13 @@ fn rendered() -> &'static (PathBuf, Vec<(f64, String)>) {
     })
 }
 
+/// Games played at real-time pace run one at a time: on two cores, several at once would drop
+/// frames, and what the timing test measures would be the other tests' load.
+fn playing() -> std::sync::MutexGuard<'static, ()> {
+    static PLAYING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    PLAYING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn touchmove() -> Command {
     Command::new(env!("CARGO_BIN_EXE_touchmove"))
 }
@@ -189,6 +196,7 @@ fn unix_now() -> f64 {
 #[test]
 fn a_rendered_game_played_live_reaches_events_and_pgn_in_order_and_in_time() {
     let (video, truth) = rendered();
+    let _one_at_a_time = playing();
     let out = tempfile::tempdir().unwrap();
     let (mut child, addr) = start_live(&["--url", video.to_str().unwrap(), "--serve", "127.0.0.1:0", "--out", out.path().to_str().unwrap(), "--token", "t", "--event", "Test Open", "--round", "3", "--white", "Ann"]);
     let mut s = TcpStream::connect(addr).unwrap();
@@ -245,6 +253,7 @@ fn a_rendered_game_played_live_reaches_events_and_pgn_in_order_and_in_time() {
 #[test]
 fn a_killed_live_game_resumed_from_its_logs_loses_and_repeats_no_move() {
     let (video, truth) = rendered();
+    let _one_at_a_time = playing();
     let out = tempfile::tempdir().unwrap();
     let dir = out.path().join("game");
     let mut child = touchmove().args(["live", "--url", video.to_str().unwrap(), "--no-serve", "--out", dir.to_str().unwrap()]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
@@ -320,6 +329,7 @@ fn the_viewer_page_in_a_real_browser_shows_the_moves_and_the_alert_while_the_gam
     let work = tempfile::tempdir().unwrap();
     touchmove::sim::video::render_scene(&scene, &work.path().join("scene"), true, |_, _| {}).expect("renders");
     let video = work.path().join("scene/video.mp4");
+    let _one_at_a_time = playing();
     let (mut child, addr) = start_live(&["--url", video.to_str().unwrap(), "--serve", "127.0.0.1:0", "--out", work.path().join("live").to_str().unwrap(), "--token", "op"]);
     let started = Instant::now();
     loop {
@@ -382,6 +392,7 @@ fn a_stream_that_ends_is_reopened_and_its_time_goes_on() {
 #[test]
 fn a_live_game_stopped_with_ctrl_c_is_ended_and_written_not_cut_off() {
     let (video, _) = rendered();
+    let _one_at_a_time = playing();
     let out = tempfile::tempdir().unwrap();
     let dir = out.path().join("game");
     let child = touchmove().args(["live", "--url", video.to_str().unwrap(), "--no-serve", "--out", dir.to_str().unwrap()]).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
@@ -399,4 +410,27 @@ fn a_live_game_stopped_with_ctrl_c_is_ended_and_written_not_cut_off() {
     assert!(summary.contains("moves"), "no summary: {summary}");
     let pgn = std::fs::read_to_string(dir.join("game.pgn")).unwrap();
     assert!(pgn.contains("1. d4") && pgn.contains("Nf6") && pgn.trim_end().ends_with('*'), "{pgn}");
+}
+
+#[test]
+fn a_board_not_in_view_at_first_is_looked_for_until_it_shows_and_never_found_fails_cleanly() {
+    let (video, _) = rendered();
+    let _one_at_a_time = playing();
+    let work = tempfile::tempdir().unwrap();
+    // One second of black, then the first two seconds of the game (the board, no move yet).
+    let late = work.path().join("late.mp4");
+    let made = Command::new("ffmpeg").args(["-loglevel", "error", "-y", "-t", "2", "-i", video.to_str().unwrap(), "-vf", "tpad=start_duration=1:color=black", "-c:v", "libx264", "-preset", "veryfast"]).arg(&late).status().expect("ffmpeg (scripts/setup.sh installs it)");
+    assert!(made.success());
+    let out = touchmove().args(["live", "--url", late.to_str().unwrap(), "--no-serve", "--out", work.path().join("a").to_str().unwrap()]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("looking again") && err.contains("the board is found"), "{err}");
+    // Black throughout: the board never shows, and live says so in one line at the end.
+    let black = work.path().join("black.mp4");
+    let made = Command::new("ffmpeg").args(["-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=black:s=320x240:d=1", "-c:v", "libx264"]).arg(&black).status().unwrap();
+    assert!(made.success());
+    let out = touchmove().args(["live", "--url", black.to_str().unwrap(), "--no-serve", "--out", work.path().join("b").to_str().unwrap()]).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.lines().last().is_some_and(|l| l.contains("the board was never found") && l.contains("--calibration")), "{err}");
 }

@@ -128,6 +128,9 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
     let mut last = (0.0, None);
     let mut image = Mat::default();
     let mut frames_open = true;
+    // Until the board is found: why not, and when to look again.
+    let mut looking: Option<String> = None;
+    let mut next_look = f64::NEG_INFINITY;
     let commands: Receiver<OperatorRequest> = commands;
     while frames_open {
         select! {
@@ -145,15 +148,31 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
                         });
                         let v = match vision.as_mut() {
                             Some(v) => v,
-                            None => {
-                                let v = Vision::start(&frame.image, job.calibration.or(settings.geometry), &session.board())
-                                    .with_context(|| format!("{}: cannot find the board in the first frame (give --calibration)", job.input))?;
-                                if settings.geometry.is_none() {
-                                    settings.geometry = Some(v.geometry);
-                                    write_settings(&job.out, &settings)?;
+                            // A camera may show nothing useful at first (exposure settling, the
+                            // board being set up): the board is looked for again every half second.
+                            None if frame.t < next_look => continue,
+                            None => match Vision::start(&frame.image, job.calibration.or(settings.geometry), &session.board()) {
+                                Ok(v) => {
+                                    if settings.geometry.is_none() {
+                                        settings.geometry = Some(v.geometry);
+                                        write_settings(&job.out, &settings)?;
+                                    }
+                                    if let Some(why) = looking.take() {
+                                        eprintln!("touchmove: {}: the board is found; following the game (it was not in view: {why})", job.input);
+                                        feed.source(serde_json::json!({"status": "playing", "input": job.input.to_string()}));
+                                    }
+                                    vision.insert(v)
                                 }
-                                vision.insert(v)
-                            }
+                                Err(e) => {
+                                    if looking.is_none() {
+                                        eprintln!("touchmove: {}: {e}; looking again every half second (give --calibration if it never shows)", job.input);
+                                        feed.source(serde_json::json!({"status": "looking for the board", "detail": e.to_string()}));
+                                    }
+                                    looking = Some(e.to_string());
+                                    next_look = frame.t + 0.5;
+                                    continue;
+                                }
+                            },
                         };
                         let events = super::see(v, &mut tracker, &frame)?;
                         let acted = !events.is_empty();
@@ -214,6 +233,10 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
                 let _ = request.reply.send(reply);
             }
         }
+    }
+    if vision.is_none() && summary.frames > 0 {
+        let why = looking.unwrap_or_default();
+        anyhow::bail!("{}: the board was never found in {} frames ({why}); give --calibration", job.input, summary.frames);
     }
     let rest = tracker.finish();
     for e in rest {
