@@ -11,6 +11,7 @@ use shakmaty::fen::Fen;
 
 use crate::output::pgn::Tags;
 use crate::output::serve::new_token;
+use crate::pipeline::ReplayJob;
 use crate::pipeline::live::{LiveJob, LiveSettings, live, pgn_date_today};
 use crate::source::SourceSpec;
 use crate::types::ImageSide;
@@ -131,14 +132,16 @@ pub fn run(args: LiveArgs) -> Result<()> {
     })
     .context("cannot install the Ctrl-C handler")?;
     let job = LiveJob {
-        input,
-        calibration,
-        start,
-        white_sits,
-        out: args.resume.clone().unwrap_or(args.out.clone()),
-        tags: {
-            let or_unknown = |v: &Option<String>| v.clone().unwrap_or_else(|| "?".into());
-            Tags { event: or_unknown(&settings.event), site: or_unknown(&settings.site), date: or_unknown(&settings.date), round: or_unknown(&settings.round), white, black }
+        game: ReplayJob {
+            input,
+            calibration,
+            start,
+            white_sits,
+            out: args.resume.clone().unwrap_or(args.out.clone()),
+            tags: {
+                let or_unknown = |v: &Option<String>| v.clone().unwrap_or_else(|| "?".into());
+                Tags { event: or_unknown(&settings.event), site: or_unknown(&settings.site), date: or_unknown(&settings.date), round: or_unknown(&settings.round), white, black }
+            },
         },
         serve: (!args.no_serve).then(|| args.serve.clone()),
         token: args.token.clone().unwrap_or_else(new_token),
@@ -150,8 +153,8 @@ pub fn run(args: LiveArgs) -> Result<()> {
         if let Some(addr) = ready.addr {
             eprintln!("touchmove: serving http://{addr}/ (game.pgn, events); operator page: http://{addr}/?token={}", ready.token);
         }
-        eprintln!("touchmove: following {} into {}", job.input, job.out.display());
+        eprintln!("touchmove: following {} into {}", job.game.input, job.game.out.display());
     })?;
-    println!("{}: {summary}", job.out.display());
+    println!("{}: {summary}", job.game.out.display());
     Ok(())
 }

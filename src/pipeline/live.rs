@@ -5,7 +5,6 @@
 //! resumed from its logs (`--resume`), from the last moment no hand was over the board.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -13,25 +12,20 @@ use anyhow::{Context, Result};
 use crossbeam_channel::{Receiver, select};
 use opencv::core::{Mat, MatTraitConst, Vector};
 use serde::{Deserialize, Serialize};
-use shakmaty::{Chess, Position};
+use shakmaty::Position;
 
 use super::capture::{Capture, CaptureConfig, Captured};
+use super::ReplayJob;
 use super::session::{Published, Refused, Session, snapshot_name};
-use crate::output::pgn::Tags;
 use crate::output::serve::{Feed, OperatorRequest, Reply, Server};
 use crate::source::SourceSpec;
 use crate::tracker::{Tracker, TrackerConfig};
 use crate::types::{BoardGeometry, DecisionKind, ImageSide};
 use crate::vision::frame::Vision;
 
-/// A live game to run.
+/// A live game to run: the game as for a replay, and how to serve it.
 pub struct LiveJob {
-    pub input: SourceSpec,
-    pub calibration: Option<BoardGeometry>,
-    pub start: Chess,
-    pub white_sits: Option<ImageSide>,
-    pub out: PathBuf,
-    pub tags: Tags,
+    pub game: ReplayJob,
     /// Where to serve the feed (`None`: no server).
     pub serve: Option<String>,
     /// The operator's token for corrections.
@@ -94,29 +88,29 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
     let started = Instant::now();
     let cpu_start = cpu_seconds();
     let (mut session, checkpoint) = if job.resume {
-        let (s, cp) = Session::resume(&job.out, job.tags.clone(), job.start.clone(), job.white_sits)?;
+        let (s, cp) = Session::resume(&job.game.out, job.game.tags.clone(), job.game.start.clone(), job.game.white_sits)?;
         (s, Some(cp))
     } else {
-        (Session::create(&job.out, job.tags.clone(), job.start.clone(), job.white_sits)?, None)
+        (Session::create(&job.game.out, job.game.tags.clone(), job.game.start.clone(), job.game.white_sits)?, None)
     };
     let mut settings = settings;
-    write_settings(&job.out, &settings)?;
-    std::fs::create_dir_all(job.out.join("snapshots")).with_context(|| format!("{}: cannot create", job.out.join("snapshots").display()))?;
+    write_settings(&job.game.out, &settings)?;
+    std::fs::create_dir_all(job.game.out.join("snapshots")).with_context(|| format!("{}: cannot create", job.game.out.join("snapshots").display()))?;
 
     let feed = Feed::new();
     feed.set_game(session.pgn(), session.state_json());
     let (commands_tx, commands) = crossbeam_channel::bounded::<OperatorRequest>(16);
     let server = match &job.serve {
-        Some(addr) => Some(Server::start(addr, job.token.clone(), feed.clone(), commands_tx, job.out.join("snapshots"))?),
+        Some(addr) => Some(Server::start(addr, job.token.clone(), feed.clone(), commands_tx, job.game.out.join("snapshots"))?),
         None => {
             drop(commands_tx);
             None
         }
     };
-    let file = matches!(job.input, SourceSpec::File(_) | SourceSpec::Folder(_));
+    let file = matches!(job.game.input, SourceSpec::File(_) | SourceSpec::Folder(_));
     let skip_until = checkpoint.filter(|cp| file && cp.events > 0).map(|cp| cp.t);
-    let capture = Capture::start(CaptureConfig { input: job.input.clone(), queue: job.queue, skip_until, retry: Duration::from_secs(1) })?;
-    feed.source(serde_json::json!({"status": "playing", "input": job.input.to_string()}));
+    let capture = Capture::start(CaptureConfig { input: job.game.input.clone(), queue: job.queue, skip_until, retry: Duration::from_secs(1) })?;
+    feed.source(serde_json::json!({"status": "playing", "input": job.game.input.to_string()}));
     on_ready(&Ready { addr: server.as_ref().map(Server::addr), token: job.token.clone() });
 
     let mut tracker = Tracker::new(TrackerConfig { start: session.board(), first_hand: session.next_hand(), to_move: session.position().turn(), ..TrackerConfig::default() });
@@ -143,7 +137,7 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
                             // The clock that relates the source's times to the wall: a client
                             // measures how long after its frame each decision reached it.
                             let unix = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64());
-                            feed.source(serde_json::json!({"status": "playing", "input": job.input.to_string(), "clock": {"t": frame.t, "unix": unix}}));
+                            feed.source(serde_json::json!({"status": "playing", "input": job.game.input.to_string(), "clock": {"t": frame.t, "unix": unix}}));
                             (Instant::now(), frame.t)
                         });
                         let v = match vision.as_mut() {
@@ -151,21 +145,21 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
                             // A camera may show nothing useful at first (exposure settling, the
                             // board being set up): the board is looked for again every half second.
                             None if frame.t < next_look => continue,
-                            None => match Vision::start(&frame.image, job.calibration.or(settings.geometry), &session.board()) {
+                            None => match Vision::start(&frame.image, job.game.calibration.or(settings.geometry), &session.board()) {
                                 Ok(v) => {
                                     if settings.geometry.is_none() {
                                         settings.geometry = Some(v.geometry);
-                                        write_settings(&job.out, &settings)?;
+                                        write_settings(&job.game.out, &settings)?;
                                     }
                                     if let Some(why) = looking.take() {
-                                        eprintln!("touchmove: {}: the board is found; following the game (it was not in view: {why})", job.input);
-                                        feed.source(serde_json::json!({"status": "playing", "input": job.input.to_string()}));
+                                        eprintln!("touchmove: {}: the board is found; following the game (it was not in view: {why})", job.game.input);
+                                        feed.source(serde_json::json!({"status": "playing", "input": job.game.input.to_string()}));
                                     }
                                     vision.insert(v)
                                 }
                                 Err(e) => {
                                     if looking.is_none() {
-                                        eprintln!("touchmove: {}: {e}; looking again every half second (give --calibration if it never shows)", job.input);
+                                        eprintln!("touchmove: {}: {e}; looking again every half second (give --calibration if it never shows)", job.game.input);
                                         feed.source(serde_json::json!({"status": "looking for the board", "detail": e.to_string()}));
                                     }
                                     looking = Some(e.to_string());
@@ -195,15 +189,15 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
                     }
                     Captured::Problem(p) => {
                         summary.bad_frames += 1;
-                        eprintln!("touchmove: {}: {p}; skipped", job.input);
+                        eprintln!("touchmove: {}: {p}; skipped", job.game.input);
                     }
                     Captured::Lost(why) => {
                         eprintln!("touchmove: {why}; the game is kept, retrying");
                         feed.source(serde_json::json!({"status": "lost", "detail": why, "dropped": capture.dropped()}));
                     }
                     Captured::Back => {
-                        eprintln!("touchmove: {}: back", job.input);
-                        feed.source(serde_json::json!({"status": "playing", "input": job.input.to_string(), "dropped": capture.dropped()}));
+                        eprintln!("touchmove: {}: back", job.game.input);
+                        feed.source(serde_json::json!({"status": "playing", "input": job.game.input.to_string(), "dropped": capture.dropped()}));
                     }
                     Captured::End => frames_open = false,
                 }
@@ -236,7 +230,7 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
     }
     if vision.is_none() && summary.frames > 0 {
         let why = looking.unwrap_or_default();
-        anyhow::bail!("{}: the board was never found in {} frames ({why}); give --calibration", job.input, summary.frames);
+        anyhow::bail!("{}: the board was never found in {} frames ({why}); give --calibration", job.game.input, summary.frames);
     }
     let rest = tracker.finish();
     for e in rest {
