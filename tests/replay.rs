@@ -53,6 +53,25 @@ fn a_rendered_game_replays_into_the_three_outputs() {
 }
 
 #[test]
+fn a_position_too_sparse_to_learn_from_is_read_with_typical_looks() {
+    // King and pawn against king: no black piece on a dark square to learn the look from.
+    let dir = temp("sparse");
+    let scene = staged_scene(Staged::Breach(touchmove::sim::breaches::BreachKind::PawnOnLastRank), 2);
+    render_scene(&scene, &dir, true, |_, _| {}).unwrap();
+    let out = dir.join("out");
+    let run = touchmove(&["replay", dir.join("video.mp4").to_str().unwrap(), "--fen", &scene.start, "--out", out.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let events: Vec<Event> = std::fs::read_to_string(out.join("events.jsonl")).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let acts: Vec<String> = events.iter().filter_map(|e| match e.kind {
+        touchmove::types::EventKind::Lift { square, .. } => Some(format!("lift {square}")),
+        touchmove::types::EventKind::Place { square, .. } => Some(format!("place {square}")),
+        _ => None,
+    }).collect();
+    assert_eq!(acts, ["lift e7", "place e8"], "the pawn's way to the last rank, and nothing else");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn bad_inputs_fail_in_one_line_naming_them() {
     let dir = temp("bad");
     let empty = dir.join("empty.mp4");

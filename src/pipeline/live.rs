@@ -147,6 +147,9 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
                             None if frame.t < next_look => continue,
                             None => match Vision::start(&frame.image, job.game.calibration.or(settings.geometry), &session.board()) {
                                 Ok(v) => {
+                                    if !v.learned {
+                                        eprintln!("touchmove: {}: the start position is too sparse to learn this board's look from; squares are read with typical looks, less surely", job.game.input);
+                                    }
                                     if settings.geometry.is_none() {
                                         settings.geometry = Some(v.geometry);
                                         write_settings(&job.game.out, &settings)?;

@@ -21,6 +21,9 @@ const MARGIN: f64 = 0.75;
 
 pub struct Vision {
     pub geometry: BoardGeometry,
+    /// Whether the squares' looks were learned from the first frame (false: the position was
+    /// too sparse, and typical looks are used; the reading is less sure).
+    pub learned: bool,
     rect: Rectifier,
     squares: SquareReader,
     hands: HandDetector,
@@ -85,11 +88,17 @@ impl Vision {
         };
         let rect = Rectifier::new(&geometry, PX, MARGIN)?;
         let view = rect.warp(first)?;
-        let squares = SquareReader::learn(&board_of(&rect, &view)?, known)?;
+        // A position too sparse to show every look on both square colours (an endgame set up
+        // with --fen) is read with typical looks, which then adapt to this board frame by frame.
+        let (squares, learned) = match SquareReader::learn(&board_of(&rect, &view)?, known) {
+            Ok(r) => (r, true),
+            Err(VisionError::Invalid(why)) if why.starts_with("cannot learn the board's look: the known position shows") => (SquareReader::typical(), false),
+            Err(e) => return Err(e),
+        };
         let pose = super::geometry::Pose::from_board(&geometry, first.cols() as f64, first.rows() as f64);
         let mut hands = HandDetector::with_pose(pose);
         hands.detect(&rect, &view)?;
-        Ok(Vision { geometry, rect, squares, hands })
+        Ok(Vision { geometry, rect, squares, hands, learned })
     }
 
     /// What one frame shows.
