@@ -311,12 +311,11 @@ fn live_without_a_source_or_with_a_missing_one_fails_in_one_line() {
 }
 
 /// Chromium from the set-up script (Debian's `chromium`).
-fn chromium() -> Command {
+fn chromium(profile: &Path) -> Command {
     let found = ["chromium", "chromium-browser"].into_iter().find(|c| Command::new(c).arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok_and(|s| s.success()));
     let Some(bin) = found else { panic!("chromium is not installed: run scripts/setup.sh (make test does)") };
     let mut c = Command::new(bin);
-    let profile = tempfile::tempdir().unwrap().keep();
-    c.args(["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run"]).arg(format!("--user-data-dir={}", profile.display())).stderr(Stdio::null());
+    c.args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars", "--no-first-run"]).arg(format!("--user-data-dir={}", profile.display())).stderr(Stdio::null());
     c
 }
 
@@ -341,7 +340,7 @@ fn the_viewer_page_in_a_real_browser_shows_the_moves_and_the_alert_while_the_gam
         assert!(started.elapsed() < Duration::from_secs(60), "no alert within a minute: {state}");
         std::thread::sleep(Duration::from_millis(200));
     }
-    let dom = chromium().arg("--dump-dom").arg(format!("http://{addr}/?token=op")).output().expect("chromium runs");
+    let dom = chromium(&work.path().join("chromium")).arg("--dump-dom").arg(format!("http://{addr}/?token=op")).output().expect("chromium runs");
     let dom = String::from_utf8_lossy(&dom.stdout);
     for san in ["e4", "d5", "Nf3"] {
         assert!(dom.contains(&format!(">{san}</span>")), "the page lacks the move {san}:\n{dom}");
@@ -353,7 +352,7 @@ fn the_viewer_page_in_a_real_browser_shows_the_moves_and_the_alert_while_the_gam
     assert!(dom.contains(r#"class="d" data-square="a1""#) && dom.contains(r#"class="l" data-square="h1""#), "a1 must be dark, h1 light");
     let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("viewer.png");
     let _ = std::fs::remove_file(&shot);
-    let ok = chromium().arg(format!("--screenshot={}", shot.display())).arg("--window-size=1100,900").arg(format!("http://{addr}/?token=op")).stdout(Stdio::null()).status().expect("chromium runs");
+    let ok = chromium(&work.path().join("chromium")).arg(format!("--screenshot={}", shot.display())).arg("--window-size=1100,900").arg(format!("http://{addr}/?token=op")).stdout(Stdio::null()).status().expect("chromium runs");
     assert!(ok.success());
     assert!(std::fs::metadata(&shot).is_ok_and(|m| m.len() > 10_000), "no screenshot at {}", shot.display());
     let _ = child.kill();
