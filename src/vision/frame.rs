@@ -92,7 +92,7 @@ impl Vision {
         // with --fen) is read with typical looks, which then adapt to this board frame by frame.
         let (squares, learned) = match SquareReader::learn(&board_of(&rect, &view)?, known) {
             Ok(r) => (r, true),
-            Err(VisionError::Invalid(why)) if why.starts_with("cannot learn the board's look: the known position shows") => (SquareReader::typical(), false),
+            Err(VisionError::TooFewLooks(_)) => (SquareReader::typical(), false),
             Err(e) => return Err(e),
         };
         let pose = super::geometry::Pose::from_board(&geometry, first.cols() as f64, first.rows() as f64);

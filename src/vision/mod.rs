@@ -16,6 +16,10 @@ pub enum VisionError {
     NoBoard(String),
     #[error("{0}")]
     Invalid(String),
+    /// The known position does not show every look (empty, white, black) on both square
+    /// colours: the board's look cannot be learned from it.
+    #[error("cannot learn the board's look: the known position shows {0}, at least 2 are needed")]
+    TooFewLooks(String),
     #[error("OpenCV: {0}")]
     OpenCv(#[from] opencv::Error),
 }

@@ -175,10 +175,7 @@ impl SquareReader {
         for (c, name) in [(0, "dark"), (1, "light")] {
             for (k, look) in ["empty", "white", "black"].iter().enumerate() {
                 if counts[c][k] < 2 {
-                    return Err(VisionError::Invalid(format!(
-                        "cannot learn the board's look: the known position shows {} {look} {name} square(s) in the image, at least 2 are needed",
-                        counts[c][k]
-                    )));
+                    return Err(VisionError::TooFewLooks(format!("{} {look} {name} square(s) in the image", counts[c][k])));
                 }
             }
         }
