@@ -250,20 +250,27 @@ fn a_rendered_game_played_live_reaches_events_and_pgn_in_order_and_in_time() {
     assert!(played.iter().all(|san| on_disk.contains(san)), "{on_disk}");
 }
 
+/// `touchmove live --url VIDEO --no-serve --out DIR`, returned still running once `moves` moves
+/// stand in its decisions.jsonl (within two minutes).
+fn live_until_moves(video: &Path, dir: &Path, moves: usize, stdout: Stdio) -> Child {
+    let mut child = touchmove().args(["live", "--url", video.to_str().unwrap(), "--no-serve", "--out", dir.to_str().unwrap()]).stdout(stdout).stderr(Stdio::null()).spawn().unwrap();
+    let moves_in = || std::fs::read_to_string(dir.join("decisions.jsonl")).unwrap_or_default().lines().filter(|l| l.contains(r#""kind":"move""#)).count();
+    let started = Instant::now();
+    while moves_in() < moves {
+        assert!(started.elapsed() < Duration::from_secs(120), "not {moves} moves within two minutes");
+        assert!(child.try_wait().unwrap().is_none(), "the game ended before it could be stopped");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    child
+}
+
 #[test]
 fn a_killed_live_game_resumed_from_its_logs_loses_and_repeats_no_move() {
     let (video, truth) = rendered();
     let _one_at_a_time = playing();
     let out = tempfile::tempdir().unwrap();
     let dir = out.path().join("game");
-    let mut child = touchmove().args(["live", "--url", video.to_str().unwrap(), "--no-serve", "--out", dir.to_str().unwrap()]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
-    let moves_in = |dir: &Path| std::fs::read_to_string(dir.join("decisions.jsonl")).unwrap_or_default().lines().filter(|l| l.contains(r#""kind":"move""#)).count();
-    let started = Instant::now();
-    while moves_in(&dir) < 3 {
-        assert!(started.elapsed() < Duration::from_secs(120), "no third move within two minutes");
-        assert!(child.try_wait().unwrap().is_none(), "the game ended before it could be killed");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let mut child = live_until_moves(video, &dir, 3, Stdio::null());
     child.kill().unwrap();
     child.wait().unwrap();
     let status = touchmove().args(["live", "--resume", dir.to_str().unwrap(), "--no-serve"]).stdout(Stdio::null()).status().unwrap();
@@ -394,13 +401,7 @@ fn a_live_game_stopped_with_ctrl_c_is_ended_and_written_not_cut_off() {
     let _one_at_a_time = playing();
     let out = tempfile::tempdir().unwrap();
     let dir = out.path().join("game");
-    let child = touchmove().args(["live", "--url", video.to_str().unwrap(), "--no-serve", "--out", dir.to_str().unwrap()]).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
-    let moves_in = |dir: &Path| std::fs::read_to_string(dir.join("decisions.jsonl")).unwrap_or_default().lines().filter(|l| l.contains(r#""kind":"move""#)).count();
-    let started = Instant::now();
-    while moves_in(&dir) < 2 {
-        assert!(started.elapsed() < Duration::from_secs(120), "no second move within two minutes");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let child = live_until_moves(video, &dir, 2, Stdio::piped());
     let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert!(sent.success());
     let output = child.wait_with_output().unwrap();
