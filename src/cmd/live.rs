@@ -96,9 +96,17 @@ pub fn run(args: LiveArgs) -> Result<()> {
         None => Chess::default(),
     };
     let calibration = args.calibration.as_deref().map(load_calibration).transpose()?;
-    let pick = |given: &Option<String>, saved: Option<&String>| given.clone().or_else(|| saved.cloned()).unwrap_or_else(|| "?".into());
-    let white = pick(&args.white, saved.as_ref().map(|s| &s.white));
-    let black = pick(&args.black, saved.as_ref().map(|s| &s.black));
+    // Each tag as given, else as the resumed game had it; a new game is played today.
+    let was = saved.as_ref().map_or_else(|| Tags { date: pgn_date_today(), ..Tags::default() }, |s| s.tags.clone());
+    let tag = |given: &Option<String>, was: String| given.clone().unwrap_or(was);
+    let tags = Tags {
+        event: tag(&args.event, was.event),
+        site: tag(&args.site, was.site),
+        date: tag(&args.date, was.date),
+        round: tag(&args.round, was.round),
+        white: tag(&args.white, was.white),
+        black: tag(&args.black, was.black),
+    };
     let white_sits = args.white_side.or(saved.as_ref().and_then(|s| s.white_sits));
     let settings = LiveSettings {
         input: match &input {
@@ -107,13 +115,8 @@ pub fn run(args: LiveArgs) -> Result<()> {
         },
         fen: Fen::from_position(&start, shakmaty::EnPassantMode::Legal).to_string(),
         white_sits,
-        white: white.clone(),
-        black: black.clone(),
-        event: args.event.clone().or_else(|| saved.as_ref().and_then(|s| s.event.clone())),
-        site: args.site.clone().or_else(|| saved.as_ref().and_then(|s| s.site.clone())),
-        date: Some(args.date.clone().or_else(|| saved.as_ref().and_then(|s| s.date.clone())).unwrap_or_else(pgn_date_today)),
-        round: args.round.clone().or_else(|| saved.as_ref().and_then(|s| s.round.clone())),
-        geometry: if calibration.is_some() { calibration } else { saved.as_ref().and_then(|s| s.geometry) },
+        tags: tags.clone(),
+        geometry: calibration.or(saved.as_ref().and_then(|s| s.geometry)),
     };
     if args.resume.is_none() {
         let log = args.out.join("events.jsonl");
@@ -138,10 +141,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
             start,
             white_sits,
             out: args.resume.clone().unwrap_or(args.out.clone()),
-            tags: {
-                let or_unknown = |v: &Option<String>| v.clone().unwrap_or_else(|| "?".into());
-                Tags { event: or_unknown(&settings.event), site: or_unknown(&settings.site), date: or_unknown(&settings.date), round: or_unknown(&settings.round), white, black }
-            },
+            tags,
         },
         serve: (!args.no_serve).then(|| args.serve.clone()),
         token: args.token.clone().unwrap_or_else(new_token),

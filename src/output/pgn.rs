@@ -9,7 +9,8 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 use crate::types::{Decision, DecisionKind, PenaltyAction, Side};
 
 /// The roster tags other than Result, which the game decides.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct Tags {
     pub event: String,
     pub site: String,

@@ -33,7 +33,8 @@ pub struct CaptureConfig {
     pub input: SourceSpec,
     /// Frames held for vision; beyond that the oldest is dropped.
     pub queue: usize,
-    /// A file's frames at or before this time are skipped (a resumed game), unpaced.
+    /// A file's frames at or before this time are skipped (a resumed game), unpaced; a live
+    /// source has nothing to skip.
     pub skip_until: Option<f64>,
     /// How long to wait before reopening a lost source.
     pub retry: Duration,
@@ -118,12 +119,7 @@ impl Queue {
     }
 }
 
-fn is_live(spec: &SourceSpec) -> bool {
-    matches!(spec, SourceSpec::Camera(_) | SourceSpec::Url(_))
-}
-
 fn run(cfg: CaptureConfig, queue: Queue, stop: Arc<AtomicBool>, opened: Sender<Result<(), SourceError>>) {
-    let live = is_live(&cfg.input);
     let started = Instant::now();
     let mut first = true;
     let mut index_base = 0u64;
@@ -151,6 +147,9 @@ fn run(cfg: CaptureConfig, queue: Queue, stop: Arc<AtomicBool>, opened: Sender<R
         } else if !queue.push(Captured::Back) {
             return;
         }
+        // A camera or stream is live (the source says so); only a file or folder is paced,
+        // skipped into, and ended.
+        let live = source.is_live();
         let t_base = if live { started.elapsed().as_secs_f64() } else { 0.0 };
         let mut last_index = index_base;
         for item in source {

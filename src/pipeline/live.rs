@@ -17,8 +17,9 @@ use shakmaty::Position;
 use super::capture::{Capture, CaptureConfig, Captured};
 use super::ReplayJob;
 use super::session::{Published, Refused, Session, snapshot_name};
+use crate::output::pgn::Tags;
 use crate::output::serve::{Feed, OperatorRequest, Reply, Server};
-use crate::source::SourceSpec;
+use crate::output::write_whole;
 use crate::tracker::{Tracker, TrackerConfig};
 use crate::types::{BoardGeometry, DecisionKind, ImageSide};
 use crate::vision::frame::Vision;
@@ -58,17 +59,8 @@ pub struct LiveSettings {
     pub input: String,
     pub fen: String,
     pub white_sits: Option<ImageSide>,
-    pub white: String,
-    pub black: String,
-    /// The other roster tags (Event, Site, Date, Round), as the PGN carries them.
-    #[serde(default)]
-    pub event: Option<String>,
-    #[serde(default)]
-    pub site: Option<String>,
-    #[serde(default)]
-    pub date: Option<String>,
-    #[serde(default)]
-    pub round: Option<String>,
+    /// The PGN's roster tags.
+    pub tags: Tags,
     /// The board as found at the start, so a resumed game reads the same squares.
     pub geometry: Option<BoardGeometry>,
 }
@@ -107,8 +99,9 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
             None
         }
     };
-    let file = matches!(job.game.input, SourceSpec::File(_) | SourceSpec::Folder(_));
-    let skip_until = checkpoint.filter(|cp| file && cp.events > 0).map(|cp| cp.t);
+    // A file goes on from the checkpoint; a camera or stream simply goes on (capture skips only
+    // in a file).
+    let skip_until = checkpoint.filter(|cp| cp.events > 0).map(|cp| cp.t);
     let capture = Capture::start(CaptureConfig { input: job.game.input.clone(), queue: job.queue, skip_until, retry: Duration::from_secs(1) })?;
     feed.source(serde_json::json!({"status": "playing", "input": job.game.input.to_string()}));
     on_ready(&Ready { addr: server.as_ref().map(Server::addr), token: job.token.clone() });
@@ -118,7 +111,6 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
     let mut summary = LiveSummary::default();
     // The wall time a frame's time was due at: the first frame's arrival anchors the clock.
     let mut anchor: Option<(Instant, f64)> = None;
-    let mut last_status = Instant::now();
     let mut last = (0.0, None);
     let mut image = Mat::default();
     let mut frames_open = true;
@@ -147,9 +139,7 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
                             None if frame.t < next_look => continue,
                             None => match Vision::start(&frame.image, job.game.calibration.or(settings.geometry), &session.board()) {
                                 Ok(v) => {
-                                    if !v.learned {
-                                        eprintln!("touchmove: {}: the start position is too sparse to learn this board's look from; squares are read with typical looks, less surely", job.game.input);
-                                    }
+                                    super::warn_if_unlearned(&v, &job.game.input);
                                     if settings.geometry.is_none() {
                                         settings.geometry = Some(v.geometry);
                                         write_settings(&job.game.out, &settings)?;
@@ -182,11 +172,10 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
                                 summary.delays.push(Instant::now().saturating_duration_since(due).as_secs_f64());
                             }
                         }
-                        if acted {
-                            feed.set_game(session.pgn(), session.state_json());
-                            if session.quiet() {
-                                session.checkpoint(frame.t, Some(frame.index))?;
-                            }
+                        // The feed already has what the decisions changed (publish); the
+                        // checkpoint needs a moment with no hand over the board.
+                        if acted && session.quiet() {
+                            session.checkpoint(frame.t, Some(frame.index))?;
                         }
                         last = (frame.t, Some(frame.index));
                     }
@@ -204,10 +193,6 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
                     }
                     Captured::End => frames_open = false,
                 }
-                if last_status.elapsed() > Duration::from_secs(1) {
-                    last_status = Instant::now();
-                    feed.set_game(session.pgn(), session.state_json());
-                }
             }
             recv(job.stop) -> _ => {
                 eprintln!("touchmove: stopping: the game so far is decided and written");
@@ -221,7 +206,6 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
                             tracker.set_board(board);
                         }
                         publish(&mut session, &feed, &done.published, &image)?;
-                        feed.set_game(session.pgn(), session.state_json());
                         Reply::Done(serde_json::json!({"ok": true, "decisions": done.published.iter().map(|p| p.id).collect::<Vec<_>>()}))
                     }
                     Err(Refused::BadRequest(why)) => Reply::BadRequest(why),
@@ -247,7 +231,6 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
     }
     summary.dropped = capture.dropped();
     drop(capture);
-    feed.set_game(session.pgn(), session.state_json());
     feed.source(serde_json::json!({"status": "ended", "dropped": summary.dropped}));
     feed.end();
     // Streams get their end before the server goes.
@@ -293,10 +276,7 @@ fn publish(session: &mut Session, feed: &Arc<Feed>, published: &[Published], ima
 
 fn write_settings(dir: &std::path::Path, settings: &LiveSettings) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create the output folder", dir.display()))?;
-    let path = dir.join(LiveSettings::FILE);
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, serde_json::to_string_pretty(settings)?).with_context(|| format!("{}: cannot write", tmp.display()))?;
-    std::fs::rename(&tmp, &path).with_context(|| format!("{}: cannot write", path.display()))
+    write_whole(&dir.join(LiveSettings::FILE), serde_json::to_string_pretty(settings)?)
 }
 
 /// CPU time this process has used, user and system (Linux; 0 elsewhere).

@@ -16,6 +16,13 @@ use crate::tracker::Tracker;
 use crate::types::{Event, EventKind};
 use crate::vision::frame::Vision;
 
+/// Says so when vision could not learn this board's look from the start position.
+fn warn_if_unlearned(vision: &Vision, input: &crate::source::SourceSpec) {
+    if !vision.learned {
+        eprintln!("touchmove: {input}: the start position is too sparse to learn this board's look from; squares are read with typical looks, less surely");
+    }
+}
+
 /// One frame through vision and the tracker: the events it reveals. A board snapshot carries
 /// where White sits and the board's orientation as vision found them (7.2.2, 7.3).
 fn see(vision: &mut Vision, tracker: &mut Tracker, frame: &Frame) -> anyhow::Result<Vec<Event>> {

@@ -91,9 +91,7 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
             None => {
                 let v = Vision::start(&frame.image, job.calibration, job.start.board())
                     .with_context(|| format!("{}: cannot find the board in the first frame (give --calibration)", job.input))?;
-                if !v.learned {
-                    eprintln!("touchmove: {}: the start position is too sparse to learn this board's look from; squares are read with typical looks, less surely", job.input);
-                }
+                super::warn_if_unlearned(&v, &job.input);
                 vision.insert(v)
             }
         };

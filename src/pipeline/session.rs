@@ -20,6 +20,7 @@ use shakmaty::{Board, CastlingMode, Chess, EnPassantMode, Position};
 
 use crate::output::jsonl::JsonlWriter;
 use crate::output::pgn::{self, Tags};
+use crate::output::write_whole;
 use crate::rules::{Rules, RulesConfig};
 use super::journal::{read_events, read_journal};
 use crate::types::{Correction, Decision, DecisionKind, Event, EventKind, HandId, ImageSide, Journalled, Side};
@@ -384,10 +385,7 @@ impl Session {
     }
 
     fn write_pgn(&self) -> Result<()> {
-        let path = self.logs.dir.join("game.pgn");
-        let tmp = path.with_extension("pgn.tmp");
-        std::fs::write(&tmp, self.pgn()).with_context(|| format!("{}: cannot write", tmp.display()))?;
-        std::fs::rename(&tmp, &path).with_context(|| format!("{}: cannot write", path.display()))
+        write_whole(&self.logs.dir.join("game.pgn"), self.pgn())
     }
 
     /// Notes that the alert's frame was saved as `snapshots/<name>`.
@@ -405,10 +403,7 @@ impl Session {
     /// Records that the logs so far can be trusted up to the source's time `t`.
     pub fn checkpoint(&self, t: f64, frame: Option<u64>) -> Result<()> {
         let cp = Checkpoint { events: self.events, corrections: self.corrections, t, frame };
-        let path = self.logs.dir.join("checkpoint.json");
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(&tmp, serde_json::to_string(&cp)?).with_context(|| format!("{}: cannot write", tmp.display()))?;
-        std::fs::rename(&tmp, &path).with_context(|| format!("{}: cannot write", path.display()))
+        write_whole(&self.logs.dir.join("checkpoint.json"), serde_json::to_string(&cp)?)
     }
 
     /// The first hand id a tracker started now must use.
