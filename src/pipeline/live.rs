@@ -117,6 +117,7 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
     // Until the board is found: why not, and when to look again.
     let mut looking: Option<String> = None;
     let mut next_look = f64::NEG_INFINITY;
+    let mut opening = super::Opening::default();
     let commands: Receiver<OperatorRequest> = commands;
     while frames_open {
         select! {
@@ -132,12 +133,18 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
                             feed.source(serde_json::json!({"status": "playing", "input": job.game.input.to_string(), "clock": {"t": frame.t, "unix": unix}}));
                             (Instant::now(), frame.t)
                         });
-                        let v = match vision.as_mut() {
-                            Some(v) => v,
+                        let to_see = match vision.as_mut() {
+                            Some(_) => vec![frame],
                             // A camera may show nothing useful at first (exposure settling, the
                             // board being set up): the board is looked for again every half second.
                             None if frame.t < next_look => continue,
-                            None => match Vision::start(&frame.image, job.game.calibration.or(settings.geometry), &session.board()) {
+                            None => match opening.offer(frame)? {
+                                Some(pair) => Vec::from(pair),
+                                None => continue,
+                            },
+                        };
+                        if vision.is_none() {
+                            match Vision::start(&to_see[0].image, job.game.calibration.or(settings.geometry), &session.board()) {
                                 Ok(v) => {
                                     super::warn_if_unlearned(&v, &job.game.input);
                                     if settings.geometry.is_none() {
@@ -148,7 +155,7 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
                                         eprintln!("touchmove: {}: the board is found; following the game (it was not in view: {why})", job.game.input);
                                         feed.source(serde_json::json!({"status": "playing", "input": job.game.input.to_string()}));
                                     }
-                                    vision.insert(v)
+                                    vision = Some(v);
                                 }
                                 Err(e) => {
                                     if looking.is_none() {
@@ -156,28 +163,33 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
                                         feed.source(serde_json::json!({"status": "looking for the board", "detail": e.to_string()}));
                                     }
                                     looking = Some(e.to_string());
-                                    next_look = frame.t + 0.5;
+                                    next_look = to_see[1].t + 0.5;
+                                    opening.reset();
                                     continue;
                                 }
-                            },
-                        };
-                        let events = super::see(v, &mut tracker, &frame)?;
-                        let acted = !events.is_empty();
-                        image = frame.image;
-                        for e in events {
-                            let published = session.apply(e)?;
-                            let moves = publish(&mut session, &feed, &published, &image)?;
-                            for t in moves {
-                                let due = wall + Duration::from_secs_f64((t - t0).max(0.0));
-                                summary.delays.push(Instant::now().saturating_duration_since(due).as_secs_f64());
                             }
+                        }
+                        let Some(v) = vision.as_mut() else { continue };
+                        let mut acted = false;
+                        for frame in to_see {
+                            let events = super::see(v, &mut tracker, &frame)?;
+                            acted |= !events.is_empty();
+                            image = frame.image;
+                            for e in events {
+                                let published = session.apply(e)?;
+                                let moves = publish(&mut session, &feed, &published, &image)?;
+                                for t in moves {
+                                    let due = wall + Duration::from_secs_f64((t - t0).max(0.0));
+                                    summary.delays.push(Instant::now().saturating_duration_since(due).as_secs_f64());
+                                }
+                            }
+                            last = (frame.t, Some(frame.index));
                         }
                         // The feed already has what the decisions changed (publish); the
                         // checkpoint needs a moment with no hand over the board.
                         if acted && session.quiet() {
-                            session.checkpoint(frame.t, Some(frame.index))?;
+                            session.checkpoint(last.0, last.1)?;
                         }
-                        last = (frame.t, Some(frame.index));
                     }
                     Captured::Problem(p) => {
                         summary.bad_frames += 1;

@@ -14,7 +14,52 @@ pub use replay::{ReplayJob, Summary, decode_only, replay};
 use crate::source::Frame;
 use crate::tracker::Tracker;
 use crate::types::{Event, EventKind};
-use crate::vision::frame::Vision;
+use crate::vision::frame::{Vision, view_change};
+
+/// Frames at the start of an input are compared with their successor for this long, at most.
+const OPENING_SECS: f64 = 1.0;
+/// More than this share of the picture changing between two neighbouring frames is the view
+/// itself changing (exposure, white balance, a title fading), not noise.
+const UNSETTLED: f64 = 0.1;
+
+/// The first frame of a recording or a camera is not always the scene: a camera's exposure and
+/// white balance still settling, a title or a fade over the picture. Vision learns the board's
+/// look from the first frame, so it is taken only once its successor agrees with it (within the
+/// first second; after that the frame held is taken as it is). Skipped frames come before the
+/// game starts: nothing in them is lost.
+#[derive(Default)]
+struct Opening {
+    held: Option<Frame>,
+    /// The time of the first frame offered.
+    since: Option<f64>,
+}
+
+impl Opening {
+    /// Takes the next frame; once the view has settled, the frame to start vision on, followed
+    /// by the one that agreed with it (both to be seen).
+    fn offer(&mut self, frame: Frame) -> anyhow::Result<Option<[Frame; 2]>> {
+        let since = *self.since.get_or_insert(frame.t);
+        let Some(held) = self.held.take() else {
+            self.held = Some(frame);
+            return Ok(None);
+        };
+        if frame.t - since >= OPENING_SECS || view_change(&held.image, &frame.image)? <= UNSETTLED {
+            return Ok(Some([held, frame]));
+        }
+        self.held = Some(frame);
+        Ok(None)
+    }
+
+    /// The frame still held when the input ends (an input of a single frame).
+    fn rest(&mut self) -> Option<Frame> {
+        self.held.take()
+    }
+
+    /// Starts over (the board was not found in the frame it gave).
+    fn reset(&mut self) {
+        *self = Opening::default();
+    }
+}
 
 /// Says so when vision could not learn this board's look from the start position.
 fn warn_if_unlearned(vision: &Vision, input: &crate::source::SourceSpec) {
@@ -37,4 +82,57 @@ fn see(vision: &mut Vision, tracker: &mut Tracker, frame: &Frame) -> anyhow::Res
         }
     }
     Ok(events)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use opencv::core::{Mat, Rect, Scalar};
+    use opencv::prelude::*;
+
+    fn frame(index: u64, t: f64, overlay: bool) -> Frame {
+        let mut image = Mat::new_rows_cols_with_default(120, 160, opencv::core::CV_8UC3, Scalar::all(90.0)).unwrap();
+        if overlay {
+            Mat::roi_mut(&mut image, Rect::new(0, 0, 160, 40)).unwrap().set_to(&Scalar::new(200.0, 150.0, 120.0, 0.0), &opencv::core::no_array()).unwrap();
+        }
+        Frame { index, t, image }
+    }
+
+    #[test]
+    fn a_first_frame_unlike_the_next_is_not_started_from() {
+        let mut opening = Opening::default();
+        assert!(opening.offer(frame(0, 0.0, true)).unwrap().is_none());
+        // The title is gone in frame 1: frame 0 is dropped and frame 1 held.
+        assert!(opening.offer(frame(1, 0.04, false)).unwrap().is_none());
+        let [start, then] = opening.offer(frame(2, 0.08, false)).unwrap().expect("settled");
+        assert_eq!((start.index, then.index), (1, 2));
+    }
+
+    #[test]
+    fn a_view_that_never_settles_is_taken_after_a_second() {
+        let mut opening = Opening::default();
+        let mut started = None;
+        for i in 0..40u64 {
+            if let Some([start, then]) = opening.offer(frame(i, i as f64 * 0.04, i % 2 == 0)).unwrap() {
+                started = Some((start.index, then.index));
+                break;
+            }
+        }
+        assert_eq!(started, Some((24, 25)), "the frame held when a second has gone by");
+    }
+
+    #[test]
+    fn stills_a_second_apart_start_at_once_and_a_single_frame_is_kept() {
+        let mut opening = Opening::default();
+        assert!(opening.offer(frame(0, 0.0, false)).unwrap().is_none());
+        let [start, then] = opening.offer(frame(1, 1.0, true)).unwrap().expect("a still a second later");
+        assert_eq!((start.index, then.index), (0, 1));
+
+        let mut one = Opening::default();
+        assert!(one.offer(frame(0, 0.0, true)).unwrap().is_none());
+        assert_eq!(one.rest().map(|f| f.index), Some(0));
+        one.offer(frame(5, 3.0, true)).unwrap();
+        one.reset();
+        assert!(one.rest().is_none());
+    }
 }

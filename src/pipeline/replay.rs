@@ -75,6 +75,7 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
     let mut session = Session::create(&job.out, job.tags.clone(), job.start.clone(), job.white_sits)?;
     let mut tracker = Tracker::new(TrackerConfig { start: job.start.board().clone(), to_move: job.start.turn(), ..TrackerConfig::default() });
     let mut vision: Option<Vision> = None;
+    let mut opening = super::Opening::default();
     let (mut frames, mut bad) = (0u64, 0u64);
     for item in rx {
         let frame = match item {
@@ -86,28 +87,44 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
             }
         };
         frames += 1;
-        let v = match vision.as_mut() {
-            Some(v) => v,
-            None => {
-                let v = Vision::start(&frame.image, job.calibration, job.start.board())
-                    .with_context(|| format!("{}: cannot find the board in the first frame (give --calibration)", job.input))?;
-                super::warn_if_unlearned(&v, &job.input);
-                vision.insert(v)
-            }
-        };
-        let events = super::see(v, &mut tracker, &frame)?;
-        judge(events, &mut session)?;
         progress(frames, expected);
+        let to_see = match vision.as_mut() {
+            Some(_) => vec![frame],
+            None => match opening.offer(frame)? {
+                Some(pair) => Vec::from(pair),
+                None => continue,
+            },
+        };
+        for frame in to_see {
+            let v = match vision.as_mut() {
+                Some(v) => v,
+                None => vision.insert(start(job, &frame)?),
+            };
+            let events = super::see(v, &mut tracker, &frame)?;
+            judge(events, &mut session)?;
+        }
     }
     decoder.join().map_err(|_| anyhow::anyhow!("the decoding thread failed"))?;
     if frames == 0 {
         bail!("{}: no frame could be read", job.input);
+    }
+    if let Some(frame) = opening.rest() {
+        let v = vision.insert(start(job, &frame)?);
+        judge(super::see(v, &mut tracker, &frame)?, &mut session)?;
     }
     let rest = tracker.finish();
     judge(rest, &mut session)?;
     session.finish()?;
     let (moves, violations) = session.counts();
     Ok(Summary { frames, bad_frames: bad, moves, violations, seconds: started.elapsed().as_secs_f64() })
+}
+
+/// Vision set up on the frame the game starts from.
+fn start(job: &ReplayJob, frame: &Frame) -> Result<Vision> {
+    let v = Vision::start(&frame.image, job.calibration, job.start.board())
+        .with_context(|| format!("{}: cannot find the board in the first frame (give --calibration)", job.input))?;
+    super::warn_if_unlearned(&v, &job.input);
+    Ok(v)
 }
 
 /// Decoding alone, for the bench: frames read and seconds taken.

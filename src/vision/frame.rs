@@ -18,6 +18,9 @@ const PX: i32 = super::squares::CELL as i32;
 const MIN_SEPARATION: f64 = 2.0;
 /// Margin around the board, in squares, where arms are seen reaching in.
 const MARGIN: f64 = 0.75;
+/// How far (any channel, 0–255) a pixel of a quartered frame must change to count in
+/// [`view_change`].
+const CHANGE_LEVEL: f64 = 20.0;
 
 pub struct Vision {
     pub geometry: BoardGeometry,
@@ -116,5 +119,62 @@ impl Vision {
             squares[usize::from(sq)] = crate::types::SquareObs::OCCLUDED;
         }
         Ok(Observation { frame: index, t, squares, hands, clock: None, board_lost: false })
+    }
+}
+
+/// The share of the picture (0–1) that differs between two frames by more than noise does:
+/// near 0 between neighbouring frames of a still scene, large when the exposure, the white
+/// balance or an overlay changes much of the view. Frames of different sizes differ wholly.
+pub fn view_change(a: &Mat, b: &Mat) -> Result<f64, VisionError> {
+    use opencv::core::{self, Size};
+    use opencv::imgproc;
+    if a.size()? != b.size()? || a.typ() != b.typ() || a.empty() {
+        return Ok(1.0);
+    }
+    // A quarter of the size, averaged: compression noise and a pixel's jitter are not change.
+    let small = |m: &Mat| -> Result<Mat, VisionError> {
+        let mut s = Mat::default();
+        imgproc::resize(m, &mut s, Size::new((m.cols() / 4).max(1), (m.rows() / 4).max(1)), 0.0, 0.0, imgproc::INTER_AREA)?;
+        Ok(s)
+    };
+    let mut diff = Mat::default();
+    core::absdiff(&small(a)?, &small(b)?, &mut diff)?;
+    let mut channels = core::Vector::<Mat>::new();
+    core::split(&diff, &mut channels)?;
+    let mut most = channels.get(0)?;
+    for c in channels.iter().skip(1) {
+        let mut m = Mat::default();
+        core::max(&most, &c, &mut m)?;
+        most = m;
+    }
+    let mut over = Mat::default();
+    imgproc::threshold(&most, &mut over, CHANGE_LEVEL, 255.0, imgproc::THRESH_BINARY)?;
+    Ok(core::count_non_zero(&over)? as f64 / (over.rows() * over.cols()).max(1) as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use opencv::core::{Rect, Scalar};
+
+    fn grey(level: f64) -> Mat {
+        Mat::new_rows_cols_with_default(120, 160, opencv::core::CV_8UC3, Scalar::all(level)).unwrap()
+    }
+
+    #[test]
+    fn view_change_measures_the_share_that_changed() {
+        let a = grey(100.0);
+        assert_eq!(view_change(&a, &a).unwrap(), 0.0);
+        // Noise-sized differences are no change.
+        assert_eq!(view_change(&a, &grey(110.0)).unwrap(), 0.0);
+        // A brighter band over a quarter of the picture.
+        let mut b = a.clone();
+        Mat::roi_mut(&mut b, Rect::new(0, 0, 160, 30)).unwrap().set_to(&Scalar::all(180.0), &opencv::core::no_array()).unwrap();
+        let share = view_change(&a, &b).unwrap();
+        assert!((0.2..0.3).contains(&share), "{share}");
+        // Nothing in common.
+        assert_eq!(view_change(&a, &grey(200.0)).unwrap(), 1.0);
+        let small = Mat::new_rows_cols_with_default(60, 80, opencv::core::CV_8UC3, Scalar::all(100.0)).unwrap();
+        assert_eq!(view_change(&a, &small).unwrap(), 1.0);
     }
 }

@@ -1,0 +1,78 @@
+//! What vision reads in a real clip, frame by frame: for each frame (or every Nth), the squares
+//! as a board diagram row (`.` empty, `w`/`b` a piece, `?` hidden), the hands, and the squares
+//! that differ from the first frame's reading. For finding where a clip loses its way.
+//! DIAG_DUMP=F,G writes frames F and G with the hands drawn as /tmp/clip-F.png.
+//!
+//! `cargo run --release --example diag_clip -- VIDEO [EVERY] [FROM-TO seconds]`; the first
+//! frame must show the initial position with no hand over the board.
+
+use shakmaty::{Board, Square};
+use touchmove::source::{SourceSpec, open};
+use touchmove::types::SquareState;
+use touchmove::vision::frame::Vision;
+
+fn row(states: &[SquareState]) -> String {
+    let mut s = String::new();
+    for rank in (0..8).rev() {
+        for file in 0..8 {
+            s.push(match states[rank * 8 + file] {
+                SquareState::Empty => '.',
+                SquareState::White => 'w',
+                SquareState::Black => 'b',
+                SquareState::Occluded => '?',
+            });
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    s
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let path = args.get(1).expect("usage: diag_clip VIDEO [EVERY] [FROM-TO]");
+    let every: u64 = args.get(2).map(|s| s.parse().expect("EVERY is a number")).unwrap_or(1);
+    let span = args.get(3).map(|s| {
+        let (a, b) = s.split_once('-').expect("FROM-TO");
+        (a.parse::<f64>().expect("FROM"), b.parse::<f64>().expect("TO"))
+    });
+    let dump: Vec<u64> = std::env::var("DIAG_DUMP").unwrap_or_default().split(',').filter_map(|s| s.parse().ok()).collect();
+    let mut source = open(&SourceSpec::parse(path)).expect("opens");
+    let _ = source.next();
+    let first = source.next().expect("a frame").expect("readable");
+    let mut vision = Vision::start(&first.image, None, &Board::default()).expect("vision starts");
+    eprintln!("geometry {:?} learned {}", vision.geometry, vision.learned);
+    for frame in source.flatten() {
+        if frame.index % every != 0 || span.is_some_and(|(a, b)| !(a..b).contains(&frame.t)) {
+            continue;
+        }
+        let obs = vision.observe(frame.index, frame.t, &frame.image).expect("observes");
+        let states: Vec<_> = obs.squares.iter().map(|o| o.state).collect();
+        let start = Board::default();
+        let odd: Vec<String> = (0..64)
+            .filter(|&i| {
+                let want = match start.piece_at(Square::new(i as u32)) {
+                    None => SquareState::Empty,
+                    Some(p) if p.color.is_white() => SquareState::White,
+                    Some(_) => SquareState::Black,
+                };
+                states[i] != SquareState::Occluded && states[i] != want
+            })
+            .map(|i| format!("{}{:?}", Square::new(i as u32), states[i]).chars().take(4).collect())
+            .collect();
+        let hands: Vec<String> = obs.hands.iter().map(|h| format!("#{}{:?}@{:?}", h.id, h.side, h.extremity_square)).collect();
+        if dump.contains(&frame.index) {
+            let mut img = frame.image.clone();
+            for h in &obs.hands {
+                let pts: opencv::core::Vector<opencv::core::Point> = h.polygon.iter().map(|p| opencv::core::Point::new(p[0] as i32, p[1] as i32)).collect();
+                let polys = opencv::core::Vector::<opencv::core::Vector<opencv::core::Point>>::from_iter([pts]);
+                opencv::imgproc::polylines(&mut img, &polys, true, opencv::core::Scalar::new(0.0, 0.0, 255.0, 0.0), 2, opencv::imgproc::LINE_8, 0).unwrap();
+                let e = opencv::core::Point::new(h.extremity[0] as i32, h.extremity[1] as i32);
+                opencv::imgproc::circle(&mut img, e, 5, opencv::core::Scalar::new(0.0, 255.0, 0.0, 0.0), 2, opencv::imgproc::LINE_8, 0).unwrap();
+            }
+            opencv::imgcodecs::imwrite(&format!("/tmp/clip-{}.png", frame.index), &img, &opencv::core::Vector::new()).unwrap();
+        }
+        println!("{:4} {:6.2} {} hands[{}] vs start: {}", frame.index, frame.t, row(&states), hands.join(" "), odd.join(" "));
+    }
+}
