@@ -97,6 +97,65 @@ pub fn colour_match(pos: &Chess, board: &Board, masked: Bitboard) -> Option<Move
     fits.iter().copied().find(|m| m.promotion().is_some_and(|r| Some(r) == seen)).or_else(|| fits.iter().copied().find(|m| m.promotion().is_none_or(|r| r == Role::Queen))).or(Some(first))
 }
 
+/// The most plies [`colour_line`] looks back through: two moves each.
+pub const LINE_PLIES: usize = 4;
+
+/// The legal plies (two to [`LINE_PLIES`], fewest first) after which the game shows `board`
+/// colour for colour: moves played while the events caught none of them (fast play, arms
+/// never seen, pieces set down under a hand and misnamed). Each ply moves a piece between two
+/// squares the board still shows changed at that point, so a piece moved twice within the
+/// line is not found. Two different lines of the same length are no answer: which moves, or
+/// in which order, cannot be told from the board.
+pub fn colour_line(pos: &Chess, board: &Board, masked: Bitboard) -> Option<Vec<Move>> {
+    if (colour_diff(board, pos.board()) & !masked).count() < 3 {
+        return None;
+    }
+    for plies in 2..=LINE_PLIES {
+        let mut found: Vec<Vec<Move>> = Vec::new();
+        search_line(pos, board, masked, plies, &mut Vec::new(), &mut found);
+        match found.len() {
+            0 => continue,
+            1 => return found.pop(),
+            _ => return None,
+        }
+    }
+    None
+}
+
+fn search_line(pos: &Chess, board: &Board, masked: Bitboard, left: usize, line: &mut Vec<Move>, found: &mut Vec<Vec<Move>>) {
+    let changed = colour_diff(board, pos.board()) & !masked;
+    if left == 0 {
+        let same_squares = |a: &Vec<Move>| a.iter().zip(line.iter()).all(|(x, y)| (x.from(), x.to()) == (y.from(), y.to()));
+        if changed.is_empty() && !found.iter().any(same_squares) {
+            found.push(line.clone());
+        }
+        return;
+    }
+    // A ply changes at most four squares (castling); more than two lines is already no answer.
+    if changed.is_empty() || changed.count() > 4 * left || found.len() > 1 || pos.is_game_over() {
+        return;
+    }
+    let seen = |sq: Square| board.piece_at(sq).map(|p| p.role);
+    for m in pos.legal_moves() {
+        let Some(from) = m.from() else { continue };
+        if !changed.contains(from) || !changed.contains(m.to()) {
+            continue;
+        }
+        // One promotion per pawn move: the piece seen there, else the queen.
+        if let Some(r) = m.promotion() {
+            let wanted = seen(m.to()).filter(|&r| r != Role::Pawn && r != Role::King).unwrap_or(Role::Queen);
+            if r != wanted {
+                continue;
+            }
+        }
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        line.push(m);
+        search_line(&next, board, masked, left - 1, line, found);
+        line.pop();
+    }
+}
+
 /// A legal move whose squares the board shows exactly, with other differences confined to
 /// squares the hands acted on but never deliberately released a piece on (or lifted one from
 /// to release elsewhere): the move was made and something else was knocked meanwhile.

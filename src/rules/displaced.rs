@@ -6,7 +6,7 @@
 
 use shakmaty::{Bitboard, Board, Color, Position, Square};
 
-use super::completion::{colour_match, diff, exact_match, move_squares, piece_name};
+use super::completion::{colour_line, colour_match, diff, exact_match, move_squares, piece_name};
 use super::{Breach, Rules};
 use crate::types::{Article, Cell, Placement, Side};
 
@@ -17,20 +17,6 @@ pub struct Known {
     pub by: Option<Color>,
     pub article: Article,
     pub reported: bool,
-}
-
-/// The two legal plies, the second by the opponent, after which the game shows `seen`.
-fn two_plies(pos: &shakmaty::Chess, seen: &Board) -> Option<(shakmaty::Move, shakmaty::Move)> {
-    use shakmaty::Position;
-    let changed = diff(seen, pos.board());
-    if changed.count() < 3 {
-        return None;
-    }
-    pos.legal_moves().into_iter().find_map(|first| {
-        let mut after = pos.clone();
-        after.play_unchecked(first);
-        exact_match(&after, seen, Bitboard::EMPTY).map(|second| (first, second))
-    })
 }
 
 /// "pawn g2 to g3, Nb1 off the board" for squares where `seen` differs from `game`.
@@ -142,12 +128,18 @@ impl Rules {
             }
             return;
         }
-        // Both players moved while the events caught neither (fast play, an arm never seen):
-        // two plies that explain the board exactly are what happened.
-        if let Some((first, second)) = two_plies(&self.pos, &board) {
-            self.complete(first, Bitboard::EMPTY, self.now);
-            if self.result.is_none() {
-                self.complete(second, Bitboard::EMPTY, self.now);
+        // Moves made while the events caught none of them (fast play, an arm never seen, pieces
+        // misnamed under a hand): the one line of plies that explains the board is what happened.
+        if let Some(line) = colour_line(&self.pos, &board, masked) {
+            for m in line {
+                if self.result.is_some() {
+                    break;
+                }
+                self.complete(m, Bitboard::EMPTY, self.now);
+            }
+            // The pieces as the moves put them where the board named them otherwise.
+            for sq in diff(&board, self.pos.board()) & !masked {
+                self.phys.set_square(sq, self.pos.board().piece_at(sq));
             }
             return;
         }
@@ -251,6 +243,42 @@ mod art_7_6 {
         // The game goes on from the real pieces: the rook on f1 moves next.
         let d = Script::from_fen(fen).board("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R", true).board("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4KP1", true).mv("a7a6").mv("f1e1").run();
         assert_eq!(sans(&d), ["O-O", "a6", "Rfe1"]);
+    }
+
+    #[test]
+    fn art_7_6_two_moves_seen_with_the_pieces_misnamed_are_recorded() {
+        // The tracker named both arrivals queens; the colours show 1. e4 e5.
+        let d = Script::new().board(START, true).board("rnbqkbnr/pppp1ppp/8/4q3/4Q3/8/PPPP1PPP/RNBQKBNR", true).mv("g1f3").run();
+        assert_eq!(sans(&d), ["e4", "e5", "Nf3"], "the game goes on from the real pieces");
+        assert!(violations(&d).is_empty(), "{:?}", violations(&d));
+    }
+
+    #[test]
+    fn art_7_6_three_and_four_plies_the_events_missed_are_recorded() {
+        // Lines whose order the board fixes: the bishops need the pawns moved first.
+        let d = Script::new().board(START, true).board("rnbqkbnr/pppp1ppp/8/4p3/2B1P3/8/PPPP1PPP/RNBQK1NR", true).run();
+        assert_eq!(sans(&d), ["e4", "e5", "Bc4"]);
+        let d = Script::new().board(START, true).board("rnbqk1nr/pppp1ppp/8/2b1p3/2B1P3/8/PPPP1PPP/RNBQK1NR", true).run();
+        assert_eq!(sans(&d), ["e4", "e5", "Bc4", "Bc5"]);
+        assert!(violations(&d).is_empty(), "{:?}", violations(&d));
+    }
+
+    #[test]
+    fn art_7_6_plies_whose_order_the_board_cannot_tell_are_displaced_not_guessed() {
+        // 1. e4 d5 2. d4 and 1. d4 d5 2. e4 leave the same board; so do 1. e4 e5 2. Nf3 Nc6
+        // and 1. Nf3 Nc6 2. e4 e5.
+        for seen in ["rnbqkbnr/ppp1pppp/8/3p4/3PP3/8/PPP2PPP/RNBQKBNR", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R"] {
+            let d = Script::new().board(START, true).board(seen, true).run();
+            assert!(sans(&d).is_empty(), "{:?}", sans(&d));
+            assert_eq!(violations(&d), [("7.6", None)]);
+        }
+    }
+
+    #[test]
+    fn art_7_6_a_board_five_plies_away_is_displaced() {
+        let d = Script::new().board(START, true).board("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R", true).run();
+        assert!(sans(&d).is_empty(), "{:?}", sans(&d));
+        assert_eq!(violations(&d), [("7.6", None)]);
     }
 
     #[test]
