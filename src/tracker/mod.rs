@@ -427,7 +427,6 @@ impl Tracker {
                         },
                     };
                     self.belief[i] = Some(piece);
-            self.to_move = !piece.color;
                     self.to_move = !piece.color;
                 }
                 continue;

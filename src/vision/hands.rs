@@ -5,11 +5,11 @@
 //! inside the board that stays still (a piece set down, a square left empty) joins it within a
 //! few frames, while anything joined to the edge must stay still for seconds, and the light is
 //! followed only far from anything new, so a slowly creeping arm never seeps into it. Skin
-//! colour plays no part, so sleeves, gloves and any skin tone are hands alike. Regions are followed from frame to frame by overlap, so two arms
-//! stay two and keep their ids; an arm lost for a few frames keeps its id and, briefly, its
-//! place. The fingertips are the region's far end over the board from where it enters, put
-//! back over the square they hover above with the camera's pose (they hold at a piece's
-//! height, not on the board).
+//! colour plays no part, so sleeves, gloves and any skin tone are hands alike. Regions are
+//! followed from frame to frame by overlap, so two arms stay two and keep their ids; an arm
+//! lost for a few frames keeps its id and, briefly, its place. The fingertips are the region's
+//! far end over the board from where it enters, put back over the square they hover above with
+//! the camera's pose (they hold at a piece's height, not on the board).
 
 use opencv::core::{self, Mat, Point, Rect, Scalar, Size};
 use opencv::imgproc;
