@@ -6,7 +6,6 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use shakmaty::Chess;
 use shakmaty::fen::Fen;
 
 use crate::output::pgn::Tags;
@@ -91,10 +90,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
         (None, None, None) => bail!("live needs --camera N or --url URL (or --resume DIR)"),
     };
     let fen_text = args.fen.clone().or_else(|| saved.as_ref().map(|s| s.fen.clone()));
-    let start = match &fen_text {
-        Some(f) => super::rules::parse_fen(f)?,
-        None => Chess::default(),
-    };
+    let start = super::rules::start_position(fen_text.as_deref())?;
     let calibration = args.calibration.as_deref().map(load_calibration).transpose()?;
     // Each tag as given, else as the resumed game had it; a new game is played today.
     let was = saved.as_ref().map_or_else(|| Tags { date: pgn_date_today(), ..Tags::default() }, |s| s.tags.clone());

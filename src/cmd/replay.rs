@@ -6,7 +6,6 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
-use shakmaty::Chess;
 
 use crate::output::pgn::Tags;
 use crate::pipeline::{ReplayJob, replay};
@@ -42,10 +41,7 @@ pub struct ReplayArgs {
 }
 
 pub fn job(args: &ReplayArgs) -> Result<ReplayJob> {
-    let start = match &args.fen {
-        Some(f) => super::rules::parse_fen(f)?,
-        None => Chess::default(),
-    };
+    let start = super::rules::start_position(args.fen.as_deref())?;
     let calibration = args.calibration.as_deref().map(load_calibration).transpose()?;
     let input = SourceSpec::parse(&args.video);
     let stem = std::path::Path::new(&args.video).file_stem().map_or("replay".into(), |s| s.to_string_lossy().into_owned());

@@ -6,13 +6,12 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess};
+use shakmaty::Chess;
 
 use crate::output::jsonl::JsonlWriter;
 use crate::output::pgn::{self, Tags};
 use crate::rules::{Rules, RulesConfig};
-use crate::types::{Decision, EventReader, ImageSide};
+use crate::types::{Decision, EventReader, ImageSide, parse_position};
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Example:\n  touchmove rules --events examples/touch-move.jsonl --pgn game.pgn\n  cat events.jsonl | touchmove rules --events - --fen \"8/4P3/8/8/8/8/k7/4K3 w - - 0 1\"")]
@@ -41,17 +40,13 @@ pub struct RulesArgs {
     pub event: String,
 }
 
-/// Parses a FEN into a legal standard-chess position, saying what is wrong otherwise.
-pub fn parse_fen(text: &str) -> Result<Chess> {
-    let fen: Fen = text.trim().parse().with_context(|| format!("--fen \"{text}\" is not a FEN"))?;
-    fen.into_position(CastlingMode::Standard).map_err(|e| anyhow::anyhow!("--fen \"{text}\" is not a legal position: {e}"))
+/// The position a game starts from: the `--fen` given, else the initial position.
+pub fn start_position(fen: Option<&str>) -> Result<Chess> {
+    fen.map_or(Ok(Chess::default()), |text| parse_position(text).map_err(|e| anyhow::anyhow!("--fen {e}")))
 }
 
 pub fn run(args: RulesArgs) -> Result<()> {
-    let start = match &args.fen {
-        Some(text) => parse_fen(text)?,
-        None => Chess::default(),
-    };
+    let start = start_position(args.fen.as_deref())?;
     let input: Box<dyn BufRead> = if args.events.as_os_str() == "-" {
         Box::new(BufReader::new(io::stdin()))
     } else {

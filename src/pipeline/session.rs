@@ -23,7 +23,7 @@ use crate::output::pgn::{self, Tags};
 use crate::output::write_whole;
 use crate::rules::{Rules, RulesConfig};
 use super::journal::{read_events, read_journal};
-use crate::types::{Correction, Decision, DecisionKind, Event, EventKind, HandId, ImageSide, Journalled, Side};
+use crate::types::{Correction, Decision, DecisionKind, Event, EventKind, HandId, ImageSide, Journalled, Side, parse_position};
 
 /// What an arbiter made of an alert.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,12 +55,17 @@ pub struct Published {
 impl Published {
     /// The decision's JSON line with its number added (`"id"`), as the feed sends it.
     pub fn to_json(&self) -> String {
-        let mut v = serde_json::to_value(&self.decision).expect("decisions always serialise");
-        if let Some(o) = v.as_object_mut() {
-            o.insert("id".into(), self.id.into());
-        }
-        v.to_string()
+        with_id(&self.decision, self.id).to_string()
     }
+}
+
+/// A decision's JSON object with its number on the feed added (`"id"`).
+fn with_id(decision: &Decision, id: u64) -> serde_json::Value {
+    let mut v = serde_json::to_value(decision).expect("decisions always serialise");
+    if let Some(o) = v.as_object_mut() {
+        o.insert("id".into(), id.into());
+    }
+    v
 }
 
 /// Why a correction was not made; the server answers 400 or 409 with it.
@@ -262,7 +267,7 @@ impl Session {
             Correction::SetFen { fen } => {
                 let pos = match parse_position(fen) {
                     Ok(p) => p,
-                    Err(why) => return Ok(Err(Refused::BadRequest(why))),
+                    Err(why) => return Ok(Err(Refused::BadRequest(why.to_string()))),
                 };
                 let (line, published) = self.set_position(&pos)?;
                 done.published.extend(published);
@@ -448,9 +453,8 @@ impl Session {
             .alerts
             .iter()
             .map(|a| {
-                let mut v = serde_json::to_value(&a.decision).expect("decisions always serialise");
+                let mut v = with_id(&a.decision, a.id);
                 if let Some(o) = v.as_object_mut() {
-                    o.insert("id".into(), a.id.into());
                     o.insert("status".into(), serde_json::to_value(a.status).expect("plain enum"));
                     o.insert("snapshot".into(), a.snapshot.as_ref().map(|n| format!("/snapshots/{n}")).into());
                 }
@@ -485,11 +489,6 @@ fn numbered(ply: u32, side: Side, san: &str) -> String {
         Side::White => format!("{n}. {san}"),
         Side::Black => format!("{n}... {san}"),
     }
-}
-
-fn parse_position(fen: &str) -> Result<Chess, String> {
-    let parsed: Fen = fen.trim().parse().map_err(|e| format!("\"{fen}\" is not a FEN: {e}"))?;
-    parsed.into_position(CastlingMode::Standard).map_err(|e| format!("\"{fen}\" is not a legal position: {e}"))
 }
 
 /// What makes two positions the same for the record: the pieces, the side to move, the

@@ -7,6 +7,7 @@ mod decision;
 mod event;
 mod observation;
 mod placement;
+mod position;
 
 pub use article::{Article, UnknownArticle};
 pub use correction::{Correction, Journalled};
@@ -14,6 +15,7 @@ pub use decision::{Decision, DecisionKind, PenaltyAction};
 pub use event::{Event, EventError, EventKind, EventReader, HandId, ImageSide};
 pub use observation::{BoardGeometry, ClockObs, HandObs, Observation, SquareObs, SquareState};
 pub use placement::{Cell, Placement, PlacementError};
+pub use position::{PositionError, parse_position};
 
 use serde::{Deserialize, Serialize};
 use shakmaty::Color;
