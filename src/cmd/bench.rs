@@ -8,7 +8,6 @@ use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
-use shakmaty::{EnPassantMode, fen::Fen};
 
 use crate::output::serve::new_token;
 use crate::pipeline::live::{LiveJob, LiveSettings, live, median};
@@ -82,7 +81,7 @@ fn bench_live(job: crate::pipeline::ReplayJob) -> Result<()> {
         .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
         .and_then(|v| v["decisions"].as_array().map(|a| a.iter().filter(|d| d["kind"] == "move").filter_map(|d| d["t"].as_f64()).collect()))
         .unwrap_or_default();
-    let settings = LiveSettings { input: job.input.to_string(), fen: Fen::from_position(&job.start, EnPassantMode::Legal).to_string(), white_sits: job.white_sits, tags: job.tags.clone(), geometry: job.calibration };
+    let settings = LiveSettings::of(&job);
     let live_job = LiveJob { game: job, serve: Some("127.0.0.1:0".into()), token: new_token(), resume: false, queue: 4, stop: crossbeam_channel::never() };
     let mut client = None;
     let summary = live(&live_job, settings, |ready| {

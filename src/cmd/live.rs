@@ -6,7 +6,6 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use shakmaty::fen::Fen;
 
 use crate::output::pgn::Tags;
 use crate::output::serve::new_token;
@@ -104,16 +103,6 @@ pub fn run(args: LiveArgs) -> Result<()> {
         black: tag(&args.black, was.black),
     };
     let white_sits = args.white_side.or(saved.as_ref().and_then(|s| s.white_sits));
-    let settings = LiveSettings {
-        input: match &input {
-            SourceSpec::Camera(n) => format!("camera:{n}"),
-            other => other.to_string(),
-        },
-        fen: Fen::from_position(&start, shakmaty::EnPassantMode::Legal).to_string(),
-        white_sits,
-        tags: tags.clone(),
-        geometry: calibration.or(saved.as_ref().and_then(|s| s.geometry)),
-    };
     if args.resume.is_none() {
         let log = args.out.join("events.jsonl");
         if std::fs::metadata(&log).is_ok_and(|m| m.len() > 0) {
@@ -130,15 +119,11 @@ pub fn run(args: LiveArgs) -> Result<()> {
         }
     })
     .context("cannot install the Ctrl-C handler")?;
+    let game = ReplayJob { input, calibration, start, white_sits, out: args.resume.clone().unwrap_or(args.out.clone()), tags };
+    // The board as given, else as the resumed game found it.
+    let settings = LiveSettings { geometry: calibration.or(saved.as_ref().and_then(|s| s.geometry)), ..LiveSettings::of(&game) };
     let job = LiveJob {
-        game: ReplayJob {
-            input,
-            calibration,
-            start,
-            white_sits,
-            out: args.resume.clone().unwrap_or(args.out.clone()),
-            tags,
-        },
+        game,
         serve: (!args.no_serve).then(|| args.serve.clone()),
         token: args.token.clone().unwrap_or_else(new_token),
         resume: args.resume.is_some(),

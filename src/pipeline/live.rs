@@ -12,7 +12,8 @@ use anyhow::{Context, Result};
 use crossbeam_channel::{Receiver, select};
 use opencv::core::{Mat, MatTraitConst, Vector};
 use serde::{Deserialize, Serialize};
-use shakmaty::Position;
+use shakmaty::fen::Fen;
+use shakmaty::{EnPassantMode, Position};
 
 use super::capture::{Capture, CaptureConfig, Captured};
 use super::ReplayJob;
@@ -20,6 +21,7 @@ use super::session::{Published, Refused, Session, snapshot_name};
 use crate::output::pgn::Tags;
 use crate::output::serve::{Feed, OperatorRequest, Reply, Server};
 use crate::output::write_whole;
+use crate::source::SourceSpec;
 use crate::tracker::{Tracker, TrackerConfig};
 use crate::types::{BoardGeometry, DecisionKind, ImageSide};
 use crate::vision::frame::Vision;
@@ -67,6 +69,21 @@ pub struct LiveSettings {
 
 impl LiveSettings {
     pub const FILE: &'static str = "live.json";
+
+    /// The settings of a game about to be followed, as a resumed game reads them back (the
+    /// source spelt so that it parses again: `camera:N`).
+    pub fn of(game: &ReplayJob) -> LiveSettings {
+        LiveSettings {
+            input: match &game.input {
+                SourceSpec::Camera(n) => format!("camera:{n}"),
+                other => other.to_string(),
+            },
+            fen: Fen::from_position(&game.start, EnPassantMode::Legal).to_string(),
+            white_sits: game.white_sits,
+            tags: game.tags.clone(),
+            geometry: game.calibration,
+        }
+    }
 }
 
 /// Where the server listens, once it does.
