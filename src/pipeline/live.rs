@@ -13,7 +13,7 @@ use crossbeam_channel::{Receiver, select};
 use opencv::core::{Mat, MatTraitConst, Vector};
 use serde::{Deserialize, Serialize};
 use shakmaty::fen::Fen;
-use shakmaty::{EnPassantMode, Position};
+use shakmaty::{Board, EnPassantMode, Position};
 
 use super::capture::{Capture, CaptureConfig, Captured};
 use super::ReplayJob;
@@ -21,7 +21,7 @@ use super::session::{Published, Refused, Session, snapshot_name};
 use crate::output::pgn::Tags;
 use crate::output::serve::{Feed, OperatorRequest, Reply, Server};
 use crate::output::write_whole;
-use crate::source::SourceSpec;
+use crate::source::{Frame, SourceSpec};
 use crate::tracker::{Tracker, TrackerConfig};
 use crate::types::{BoardGeometry, DecisionKind, ImageSide};
 use crate::vision::frame::Vision;
@@ -131,10 +131,7 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
     let mut last = (0.0, None);
     let mut image = Mat::default();
     let mut frames_open = true;
-    // Until the board is found: why not, and when to look again.
-    let mut looking: Option<String> = None;
-    let mut next_look = f64::NEG_INFINITY;
-    let mut opening = super::Opening::default();
+    let mut search = Search::new();
     let commands: Receiver<OperatorRequest> = commands;
     while frames_open {
         select! {
@@ -150,43 +147,18 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
                             feed.source(serde_json::json!({"status": "playing", "input": job.game.input.to_string(), "clock": {"t": frame.t, "unix": unix}}));
                             (Instant::now(), frame.t)
                         });
-                        let to_see = match vision.as_mut() {
-                            Some(_) => vec![frame],
-                            // A camera may show nothing useful at first (exposure settling, the
-                            // board being set up): the board is looked for again every half second.
-                            None if frame.t < next_look => continue,
-                            None => match opening.offer(frame)? {
-                                Some(pair) => Vec::from(pair),
-                                None => continue,
-                            },
-                        };
-                        if vision.is_none() {
-                            match Vision::start(&to_see[0].image, job.game.calibration.or(settings.geometry), &session.board()) {
-                                Ok(v) => {
-                                    super::warn_if_unlearned(&v, &job.game.input);
-                                    if settings.geometry.is_none() {
-                                        settings.geometry = Some(v.geometry);
-                                        write_settings(&job.game.out, &settings)?;
-                                    }
-                                    if let Some(why) = looking.take() {
-                                        eprintln!("touchmove: {}: the board is found; following the game (it was not in view: {why})", job.game.input);
-                                        feed.source(serde_json::json!({"status": "playing", "input": job.game.input.to_string()}));
-                                    }
-                                    vision = Some(v);
+                        let (v, to_see) = match vision.as_mut() {
+                            Some(v) => (v, vec![frame]),
+                            None => {
+                                let geometry = job.game.calibration.or(settings.geometry);
+                                let Some((v, pair)) = search.offer(frame, geometry, &session.board(), &job.game.input, &feed)? else { continue };
+                                if settings.geometry.is_none() {
+                                    settings.geometry = Some(v.geometry);
+                                    write_settings(&job.game.out, &settings)?;
                                 }
-                                Err(e) => {
-                                    if looking.is_none() {
-                                        eprintln!("touchmove: {}: {e}; looking again every half second (give --calibration if it never shows)", job.game.input);
-                                        feed.source(serde_json::json!({"status": "looking for the board", "detail": e.to_string()}));
-                                    }
-                                    looking = Some(e.to_string());
-                                    next_look = to_see[1].t + 0.5;
-                                    opening.reset();
-                                    continue;
-                                }
+                                (vision.insert(v), Vec::from(pair))
                             }
-                        }
-                        let Some(v) = vision.as_mut() else { continue };
+                        };
                         let mut acted = false;
                         for frame in to_see {
                             let events = super::see(v, &mut tracker, &frame)?;
@@ -245,7 +217,7 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
         }
     }
     if vision.is_none() && summary.frames > 0 {
-        let why = looking.unwrap_or_default();
+        let why = search.why.unwrap_or_default();
         anyhow::bail!("{}: the board was never found in {} frames ({why}); give --calibration", job.game.input, summary.frames);
     }
     let rest = tracker.finish();
@@ -271,6 +243,51 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
     summary.seconds = started.elapsed().as_secs_f64();
     summary.cpu_seconds = cpu_seconds() - cpu_start;
     Ok(summary)
+}
+
+/// Until vision starts: the opening frames held back while the view settles and, while the
+/// board is not in view, why not and when to look again.
+struct Search {
+    opening: super::Opening,
+    why: Option<String>,
+    next_look: f64,
+}
+
+impl Search {
+    fn new() -> Search {
+        Search { opening: super::Opening::default(), why: None, next_look: f64::NEG_INFINITY }
+    }
+
+    /// Vision started on the settled opening, with its two frames to see; none while the view
+    /// settles or the board is not found (said once, on the feed too).
+    fn offer(&mut self, frame: Frame, geometry: Option<BoardGeometry>, board: &Board, input: &SourceSpec, feed: &Feed) -> Result<Option<(Vision, [Frame; 2])>> {
+        // A camera may show nothing useful at first (exposure settling, the board being set
+        // up): the board is looked for again every half second.
+        if frame.t < self.next_look {
+            return Ok(None);
+        }
+        let Some(pair) = self.opening.offer(frame)? else { return Ok(None) };
+        match Vision::start(&pair[0].image, geometry, board) {
+            Ok(v) => {
+                super::warn_if_unlearned(&v, input);
+                if let Some(why) = self.why.take() {
+                    eprintln!("touchmove: {input}: the board is found; following the game (it was not in view: {why})");
+                    feed.source(serde_json::json!({"status": "playing", "input": input.to_string()}));
+                }
+                Ok(Some((v, pair)))
+            }
+            Err(e) => {
+                if self.why.is_none() {
+                    eprintln!("touchmove: {input}: {e}; looking again every half second (give --calibration if it never shows)");
+                    feed.source(serde_json::json!({"status": "looking for the board", "detail": e.to_string()}));
+                }
+                self.why = Some(e.to_string());
+                self.next_look = pair[1].t + 0.5;
+                self.opening.reset();
+                Ok(None)
+            }
+        }
+    }
 }
 
 /// Sends decisions to the feed, saving the frame of each violation; returns the times of the

@@ -88,21 +88,18 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
         };
         frames += 1;
         progress(frames, expected);
-        let to_see = match vision.as_mut() {
-            Some(_) => vec![frame],
-            None => match opening.offer(frame)? {
-                Some(pair) => Vec::from(pair),
-                None => continue,
-            },
+        let (v, frame) = match vision.as_mut() {
+            Some(v) => (v, frame),
+            // Until the view settles, frames are held back; then the game starts from the one
+            // held, seen first.
+            None => {
+                let Some([first, next]) = opening.offer(frame)? else { continue };
+                let v = vision.insert(start(job, &first)?);
+                judge(super::see(v, &mut tracker, &first)?, &mut session)?;
+                (v, next)
+            }
         };
-        for frame in to_see {
-            let v = match vision.as_mut() {
-                Some(v) => v,
-                None => vision.insert(start(job, &frame)?),
-            };
-            let events = super::see(v, &mut tracker, &frame)?;
-            judge(events, &mut session)?;
-        }
+        judge(super::see(v, &mut tracker, &frame)?, &mut session)?;
     }
     decoder.join().map_err(|_| anyhow::anyhow!("the decoding thread failed"))?;
     if frames == 0 {
