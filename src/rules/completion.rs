@@ -132,7 +132,9 @@ fn search_line(pos: &Chess, board: &Board, masked: Bitboard, left: usize, line: 
         return;
     }
     // A ply changes at most four squares (castling); more than two lines is already no answer.
-    if changed.is_empty() || changed.count() > 4 * left || found.len() > 1 || pos.is_game_over() {
+    // A game over stops the line: mate and stalemate leave no move below, and a dead position
+    // is checked here rather than by generating the moves a second time (`is_game_over`).
+    if changed.is_empty() || changed.count() > 4 * left || found.len() > 1 || pos.is_insufficient_material() {
         return;
     }
     let seen = |sq: Square| board.piece_at(sq).map(|p| p.role);
