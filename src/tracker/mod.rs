@@ -478,6 +478,7 @@ impl Tracker {
                 }
             };
             self.belief[i] = Some(piece);
+            self.to_move = !piece.color;
             // Fingers resting on the piece just put down are not a new touch.
             if let Some(t) = self.hands.get_mut(&id) {
                 t.touched.push(act.square);
@@ -614,6 +615,38 @@ mod side_unknown {
     fn an_arm_of_no_known_side_is_the_movers() {
         assert_eq!(entered(Color::White, None), Side::White);
         assert_eq!(entered(Color::Black, None), Side::Black);
+    }
+
+    #[test]
+    fn after_a_move_an_arm_of_no_known_side_is_the_opponents() {
+        // White's arm plays e2-e4; then an arm from a side edge comes in.
+        let start = Board::default();
+        let mut after = start.clone();
+        let pawn = after.remove_piece_at(Square::E2).expect("a pawn");
+        after.set_piece_at(Square::E4, pawn);
+        let white = |sq: Square| HandObs { side: Some(Side::White), extremity_square: Some(sq), covers: Vec::new(), ..arm(None) };
+        let mut t = Tracker::new(TrackerConfig::default());
+        let mut events = t.observe(&frame(0, &start, None));
+        let mut n = 1;
+        for (board, hand) in [(&start, white(Square::E2)), (&start, white(Square::E2)), (&start, white(Square::E2)), (&after, white(Square::E4)), (&after, white(Square::E4))] {
+            events.extend(t.observe(&frame(n, board, Some(hand))));
+            n += 1;
+        }
+        for _ in 0..20 {
+            events.extend(t.observe(&frame(n, &after, None)));
+            n += 1;
+        }
+        for _ in 0..4 {
+            events.extend(t.observe(&frame(n, &after, Some(HandObs { id: 1, ..arm(None) }))));
+            n += 1;
+        }
+        events.extend(t.finish());
+        assert!(events.iter().any(|e| matches!(e.kind, EventKind::Place { square: Square::E4, .. })), "{events:?}");
+        let sides: Vec<Side> = events.iter().filter_map(|e| match e.kind {
+            EventKind::HandEnter { side, .. } => Some(side),
+            _ => None,
+        }).collect();
+        assert_eq!(sides, [Side::White, Side::Black]);
     }
 
     #[test]
