@@ -7,6 +7,7 @@ pub mod frame;
 pub mod geometry;
 pub mod hands;
 pub mod onnx;
+pub mod pieces;
 pub mod rectify;
 
 /// Why vision could not do what was asked, in words a user can act on.

@@ -73,10 +73,19 @@ impl Rectifier {
 
     /// A rectified point back in the camera image.
     pub fn to_image(&self, x: f64, y: f64) -> [f64; 2] {
-        let m = self.to_image.data_typed::<f64>().unwrap_or(&[0.0; 9]);
-        let w = m[6] * x + m[7] * y + m[8];
-        [(m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w]
+        apply(&self.to_image, x, y)
     }
+
+    /// A camera image point in the rectified view (on the board's plane).
+    pub fn from_image(&self, p: [f64; 2]) -> [f64; 2] {
+        apply(&self.to_board, p[0], p[1])
+    }
+}
+
+fn apply(m: &Mat, x: f64, y: f64) -> [f64; 2] {
+    let m = m.data_typed::<f64>().unwrap_or(&[0.0; 9]);
+    let w = m[6] * x + m[7] * y + m[8];
+    [(m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w]
 }
 
 #[cfg(test)]
