@@ -8,29 +8,17 @@
 //! - `stills/chess-ray-vision/warped/` + `labels.csv`: 13 straightened phone photos of one
 //!   opening; the board does not fill the image and White sits on the left.
 
+mod common;
+
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 use opencv::core::Mat;
-use opencv::imgcodecs;
 use opencv::prelude::*;
 use shakmaty::{Board, Color, Square};
 use touchmove::types::{Cell, Placement, SquareObs, SquareState};
 use touchmove::vision::squares::SquareReader;
 
-fn real(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real").join(rel)
-}
-
-fn load(path: &Path) -> Mat {
-    let m = imgcodecs::imread(path.to_str().unwrap(), imgcodecs::IMREAD_COLOR).unwrap();
-    assert!(!m.empty(), "{} did not load", path.display());
-    m
-}
-
-fn board_of(fen: &str) -> Board {
-    fen.split_whitespace().next().unwrap().parse().unwrap()
-}
+use common::{bgu_game, board_of, chess_ray, load, real};
 
 /// Square tallies: read wrong (empty/white/black), occluded, and in all; pieces whose type was
 /// read wrong or not at all.
@@ -90,24 +78,6 @@ impl Tally {
             100.0 * self.type_wrong as f64 / self.pieces.max(1) as f64
         );
     }
-}
-
-/// A game's labelled frames in order: (image, board). A frame labelled twice (one CSV row
-/// before a move, one after) counts once, with the first label.
-fn bgu_game(n: u32) -> Vec<(PathBuf, Board)> {
-    let dir = real(&format!("stills/bgu-per-frame-games/game{n}"));
-    let text = std::fs::read_to_string(dir.join(format!("game{n}.csv"))).unwrap();
-    let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::new();
-    for line in text.lines().skip(1) {
-        let f: Vec<&str> = line.split(',').collect();
-        let frame: u64 = f[0].parse().unwrap();
-        let path = dir.join(format!("tagged_images/frame_{frame:06}.jpg"));
-        if path.exists() && seen.insert(frame) {
-            out.push((path, board_of(f[2])));
-        }
-    }
-    out
 }
 
 fn read_game(n: u32) -> Tally {
@@ -253,19 +223,6 @@ fn typical_looks_read_bgu_game_2_within_ten_percent() {
     }
     t.report("bgu game 2, typical looks");
     assert!(t.wrong * 100 <= 10 * t.squares, "{} wrong", t.wrong);
-}
-
-fn chess_ray() -> Vec<(PathBuf, Board)> {
-    let dir = real("stills/chess-ray-vision");
-    let text = std::fs::read_to_string(dir.join("labels.csv")).unwrap();
-    text.lines()
-        .skip(1)
-        .filter(|l| l.starts_with("warped/"))
-        .map(|l| {
-            let (file, fen) = l.split_once(',').unwrap();
-            (dir.join(file), board_of(fen))
-        })
-        .collect()
 }
 
 /// The straightened phone photos: the grid is found in each, White's side from the one that

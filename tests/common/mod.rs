@@ -1,0 +1,59 @@
+//! What several test files read from `../shared/real/` (never copied into the project): the
+//! labelled stills of real boards.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use opencv::core::Mat;
+use opencv::imgcodecs;
+use opencv::prelude::*;
+use shakmaty::Board;
+
+pub fn real(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real").join(rel)
+}
+
+pub fn load(path: &Path) -> Mat {
+    let m = imgcodecs::imread(path.to_str().unwrap(), imgcodecs::IMREAD_COLOR).unwrap();
+    assert!(!m.empty(), "{} did not load", path.display());
+    m
+}
+
+pub fn board_of(fen: &str) -> Board {
+    fen.split_whitespace().next().unwrap().parse().unwrap()
+}
+
+/// A bgu game's labelled frames in order: (image, board). A frame labelled twice (one CSV row
+/// before a move, one after) counts once, with the first label. The frames are straightened
+/// 480×480 views with White at the bottom; the first shows the initial position.
+pub fn bgu_game(n: u32) -> Vec<(PathBuf, Board)> {
+    let dir = real(&format!("stills/bgu-per-frame-games/game{n}"));
+    let text = std::fs::read_to_string(dir.join(format!("game{n}.csv"))).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let frame: u64 = f[0].parse().unwrap();
+        let path = dir.join(format!("tagged_images/frame_{frame:06}.jpg"));
+        if path.exists() && seen.insert(frame) {
+            out.push((path, board_of(f[2])));
+        }
+    }
+    out
+}
+
+/// The chess-ray-vision straightened phone photos and their boards (`img13` shows the initial
+/// position; White sits on the left).
+pub fn chess_ray() -> Vec<(PathBuf, Board)> {
+    let dir = real("stills/chess-ray-vision");
+    let text = std::fs::read_to_string(dir.join("labels.csv")).unwrap();
+    text.lines()
+        .skip(1)
+        .filter(|l| l.starts_with("warped/"))
+        .map(|l| {
+            let (file, fen) = l.split_once(',').unwrap();
+            (dir.join(file), board_of(fen))
+        })
+        .collect()
+}
