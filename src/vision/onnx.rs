@@ -30,14 +30,24 @@ pub fn locate() -> Result<PathBuf, RuntimeError> {
 
 /// Loads ONNX Runtime once for the process; later calls return the first outcome.
 pub fn load() -> Result<PathBuf, RuntimeError> {
-    static LOADED: OnceLock<Result<PathBuf, RuntimeError>> = OnceLock::new();
+    runtime().map(|(path, _)| path)
+}
+
+/// The process's one ONNX Runtime environment, which sessions are built in (ONNX Runtime
+/// allows one per process, and it ends when the last handle goes: it is held here for good).
+pub fn environment() -> Result<ort::environment::Environment, RuntimeError> {
+    runtime().map(|(_, env)| env)
+}
+
+fn runtime() -> Result<(PathBuf, ort::environment::Environment), RuntimeError> {
+    static LOADED: OnceLock<Result<(PathBuf, ort::environment::Environment), RuntimeError>> = OnceLock::new();
     LOADED
         .get_or_init(|| {
             let path = locate()?;
             let fail = |reason: String| RuntimeError::Load { path: path.display().to_string(), reason };
             let builder = ort::init_from(&path).map_err(|e| fail(e.to_string()))?;
-            builder.build().map_err(|e| fail(e.to_string()))?;
-            Ok(path)
+            let env = builder.build().map_err(|e| fail(e.to_string()))?;
+            Ok((path, env))
         })
         .clone()
 }

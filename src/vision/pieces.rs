@@ -4,13 +4,17 @@
 //! set-up is checked piece by piece (7.2.1), and after an occlusion the pieces must be told
 //! apart again. The model (`models/piece.onnx`, see `models/README.md`) reads one crop per
 //! square and gives thirteen scores (empty, then White's and Black's pawn … king) and an
-//! embedding.
+//! embedding; [`model::PieceReader`] turns the embedding into this game's classes with centres
+//! learned from the known initial position, so a set the model was never trained on is still
+//! told apart.
 //!
 //! The crop is perspective-aware: a piece's body stands above its square, and from an oblique
 //! camera it leans away from the point under the camera, over the square behind it. Each crop
 //! is a window two squares wide of the top-down view, centred halfway between the square's
 //! centre and where a point one square above it is seen, so the body and head are in it.
 
+
+pub mod model;
 
 use opencv::core::{Mat, Size};
 use opencv::imgproc;
