@@ -137,3 +137,18 @@ fn doctor_finds_onnx_runtime_without_any_variable_and_names_a_bad_override() {
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("ORT_DYLIB_PATH=/nonexistent/libonnxruntime.so: no such file") && !err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn doctor_loads_the_piece_model_and_names_a_damaged_one() {
+    let out = Command::new(env!("CARGO_BIN_EXE_touchmove")).arg("doctor").env_remove("TOUCHMOVE_PIECE_MODEL").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("piece model: built in"), "{text}");
+    let dir = tempfile::tempdir().unwrap();
+    let damaged = dir.path().join("piece.onnx");
+    std::fs::write(&damaged, b"\x08\x07not a model").unwrap();
+    let bad = Command::new(env!("CARGO_BIN_EXE_touchmove")).arg("doctor").env("TOUCHMOVE_PIECE_MODEL", &damaged).output().unwrap();
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    let line = err.lines().find(|l| l.contains("piece model")).unwrap_or_default();
+    assert!(line.contains("is damaged") && line.contains("rebuild.sh") && !err.contains("panicked"), "{err}");
+}

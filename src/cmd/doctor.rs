@@ -1,10 +1,11 @@
 //! `touchmove doctor`: says whether this machine has what touchmove needs — OpenCV with
-//! FFmpeg video I/O, ONNX Runtime, cameras — and what to do about anything missing.
+//! FFmpeg video I/O, ONNX Runtime and the piece model it runs, cameras — and what to do about anything missing.
 
 use anyhow::{Result, bail};
 use opencv::videoio;
 
 use crate::vision::onnx;
+use crate::vision::pieces::model::PieceModel;
 
 #[derive(Debug, clap::Args)]
 pub struct DoctorArgs {}
@@ -21,7 +22,14 @@ pub fn run(_args: DoctorArgs) -> Result<()> {
         _ => missing.push("OpenCV has no FFmpeg video I/O: install Debian's libopencv-dev (scripts/setup.sh)".to_owned()),
     }
     match onnx::load() {
-        Ok(path) => println!("ONNX Runtime: {}", path.display()),
+        Ok(path) => {
+            println!("ONNX Runtime: {}", path.display());
+            // The runtime alone is not enough: the model must load and answer in it.
+            match PieceModel::shipped() {
+                Ok(m) => println!("piece model: {} (models/piece.onnx; not yet used for decisions)", m.source()),
+                Err(e) => missing.push(e.to_string()),
+            }
+        }
         Err(e) => missing.push(e.to_string()),
     }
     match nokhwa::query(nokhwa::utils::ApiBackend::Auto) {
