@@ -33,7 +33,7 @@ enum Command {
     /// Find the board in an image, a video or a camera; write the calibration file and print its
     /// corners (a8, h8, h1, a1) and White's edge as one JSON line.
     Calibrate(touchmove::cmd::calibrate::CalibrateArgs),
-    /// Check that OpenCV (with FFmpeg), ONNX Runtime and cameras are there, and say what is missing.
+    /// Check that OpenCV (with FFmpeg), ONNX Runtime with the piece model, and cameras are there, and say what is missing.
     Doctor(touchmove::cmd::doctor::DoctorArgs),
     /// Print the placement seen in each image (FEN board field, `?` where a square is hidden).
     Board(touchmove::cmd::board::BoardArgs),

@@ -128,7 +128,7 @@ fn help_teaches_the_command() {
 
 #[test]
 fn doctor_finds_onnx_runtime_without_any_variable_and_names_a_bad_override() {
-    let out = Command::new(env!("CARGO_BIN_EXE_touchmove")).arg("doctor").env_remove("ORT_DYLIB_PATH").output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_touchmove")).arg("doctor").env_remove("ORT_DYLIB_PATH").env_remove("TOUCHMOVE_PIECE_MODEL").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
     assert!(text.contains("ONNX Runtime: /opt/onnxruntime/lib/libonnxruntime.so") && text.contains("FFmpeg"), "{text}");

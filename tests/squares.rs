@@ -261,28 +261,53 @@ fn touchmove_board(args: &[&str]) -> std::process::Output {
 
 /// `touchmove board` on straightened photos (`chess-ray-vision/warped/img13.png`, the initial
 /// position, then `img03.png`): finds the grid and White's side, prints the initial placement,
-/// then the second photo's colour pattern with every piece as a pawn of its colour.
+/// then the second photo's colour pattern, each piece named by the piece reader learned from the
+/// first (most of them right); without the piece model (here: a missing model file), the same
+/// colours with every piece a pawn, and one line on stderr saying so.
 #[test]
 fn board_command_prints_one_placement_per_image() {
     let dir = real("stills/chess-ray-vision/warped");
-    let out = touchmove_board(&[dir.join("img13.png").to_str().unwrap(), dir.join("img03.png").to_str().unwrap()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 2);
-    assert_eq!(lines[0], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
-    // img03 is rnbqk2r/ppp2ppp/4pn2/2b5/2pP4/4PN2/PP3PPP/RNBQKB1R.
-    let seen: Placement = lines[1].parse().unwrap();
+    let images = [dir.join("img13.png"), dir.join("img03.png")];
+    let args: Vec<&str> = images.iter().map(|p| p.to_str().unwrap()).collect();
     let truth = board_of("rnbqk2r/ppp2ppp/4pn2/2b5/2pP4/4PN2/PP3PPP/RNBQKB1R");
-    let wrong = Square::ALL
-        .iter()
-        .filter(|&&sq| match seen.cell(sq) {
-            Cell::Unknown => false,
-            Cell::Empty => truth.piece_at(sq).is_some(),
-            Cell::Piece(p) => truth.piece_at(sq).map(|t| t.color) != Some(p.color),
-        })
-        .count();
-    assert!(wrong <= 1, "{} read as {}", "img03", lines[1]);
+    let run = |model: Option<&str>| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_touchmove"));
+        cmd.arg("board").args(&args);
+        match model {
+            Some(m) => cmd.env("TOUCHMOVE_PIECE_MODEL", m),
+            None => cmd.env_remove("TOUCHMOVE_PIECE_MODEL"),
+        };
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+        let seen: Placement = lines[1].parse().unwrap();
+        // (colour wrong, type wrong among pieces of the right colour, pieces of the right colour)
+        let mut tally = (0, 0, 0);
+        for sq in Square::ALL {
+            match (seen.cell(sq), truth.piece_at(sq)) {
+                (Cell::Unknown, _) => {}
+                (Cell::Empty, t) => tally.0 += usize::from(t.is_some()),
+                (Cell::Piece(p), Some(t)) if t.color == p.color => {
+                    tally.2 += 1;
+                    tally.1 += usize::from(t.role != p.role);
+                }
+                (Cell::Piece(_), _) => tally.0 += 1,
+            }
+        }
+        (lines[1].clone(), tally, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (line, (colour_wrong, type_wrong, pieces), err) = run(None);
+    assert!(colour_wrong <= 1, "img03 read as {line}");
+    assert!(type_wrong * 4 <= pieces, "img03 read as {line}: {type_wrong} of {pieces} types wrong");
+    assert!(err.is_empty(), "{err}");
+    let (line, (colour_wrong, _, _), err) = run(Some("/nonexistent/piece.onnx"));
+    assert!(colour_wrong <= 1, "img03 read as {line}");
+    assert!(line.chars().filter(|c| c.is_alphabetic()).all(|c| c == 'p' || c == 'P'), "{line}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("piece types are not read") && err.contains("/nonexistent/piece.onnx"), "{err}");
 }
 
 #[test]

@@ -4,9 +4,11 @@
 //! The square reader learns the board's and the set's look from a known position; when the
 //! first image shows the initial position it learns from that one, and what it learned serves
 //! for the rest. Otherwise each image is read with typical looks, which is much less reliable.
-//! The reader tells empty, white and black apart, not the piece type: a piece is printed as a
-//! pawn of its colour (`P`, `p`), except in a first image that shows the initial position, where
-//! the types are known.
+//! The square reader tells empty, white and black apart; the piece's type comes from the piece
+//! reader (`vision::pieces`), which learns this set's pieces from that same first image. Without
+//! it (no initial position first, or the model cannot run: said once on stderr) a piece is
+//! printed as a pawn of its colour (`P`, `p`). The types are less sure than the colours: on real
+//! boards about three pieces in four are named right (pawns nearly always, the others about half).
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -18,7 +20,10 @@ use opencv::prelude::*;
 use shakmaty::{Board, Color, Piece, Role, Square};
 
 use crate::types::{Cell, ImageSide, Placement, SquareObs, SquareState};
+use crate::types::BoardGeometry;
 use crate::vision::VisionError;
+use crate::vision::pieces::model::{PieceGuess, PieceModel, PieceReader};
+use crate::vision::pieces::{PieceCrops, piece_of};
 use crate::vision::squares::{self, SquareReader, corners_with_white_at, find_straightened, initial_position_side};
 
 #[derive(Debug, clap::Args)]
@@ -91,7 +96,7 @@ fn find_board(image: &Mat, calibration: Option<&[[f64; 2]; 4]>, straightened: bo
     Ok(Found { corners: outline, outline: Some(outline) })
 }
 
-fn placement(read: &[SquareObs], known: Option<&Board>) -> Placement {
+fn placement(read: &[SquareObs], known: Option<&Board>, types: Option<&[PieceGuess]>) -> Placement {
     let mut cells = [Cell::Unknown; 64];
     for (sq, obs) in read.iter().enumerate().take(64) {
         let color = match obs.state {
@@ -103,9 +108,16 @@ fn placement(read: &[SquareObs], known: Option<&Board>) -> Placement {
             SquareState::White => Color::White,
             SquareState::Black => Color::Black,
         };
+        // The likeliest type of the colour seen: the square reader is surer of colour than the
+        // piece reader is.
+        let guessed = types.and_then(|t| t.get(sq)).and_then(|g| {
+            let first = if color == Color::White { 1 } else { 7 };
+            let class = (first..first + 6).max_by(|&a, &b| g.probabilities[a].total_cmp(&g.probabilities[b]))?;
+            piece_of(class).map(|p| p.role)
+        });
         let role = match known.and_then(|b| b.piece_at(Square::new(sq as u32))) {
             Some(p) if p.color == color => p.role,
-            _ => obs.role.unwrap_or(Role::Pawn),
+            _ => obs.role.or(guessed).unwrap_or(Role::Pawn),
         };
         cells[sq] = Cell::Piece(Piece { color, role });
     }
@@ -116,6 +128,7 @@ pub fn run(args: BoardArgs) -> Result<()> {
     let calibration = args.calibration.as_deref().map(read_calibration).transpose()?;
     let mut out = io::stdout().lock();
     let mut reader: Option<SquareReader> = None;
+    let mut pieces: Option<PieceReader> = None;
     // Where White sits, once the first image has shown it.
     let mut white: Option<ImageSide> = None;
     for (i, path) in args.images.iter().enumerate() {
@@ -129,17 +142,19 @@ pub fn run(args: BoardArgs) -> Result<()> {
         }
         let found = find_board(&image, calibration.as_ref(), args.straightened).with_context(|| format!("{name}"))?;
         let view = |corners: &[[f64; 2]; 4]| squares::rectify(&image, corners, PX_PER_SQUARE).with_context(|| format!("{name}"));
-        let mut rectified = view(&found.corners)?;
+        let mut corners = found.corners;
         if let (Some(outline), Some(side)) = (found.outline, white) {
-            rectified = view(&corners_with_white_at(side, outline))?;
+            corners = corners_with_white_at(side, outline);
         }
+        let mut rectified = view(&corners)?;
         let mut known = None;
         if i == 0 {
             let side = initial_position_side(&rectified).with_context(|| format!("{name}"))?;
             match (side, found.outline) {
                 (Some(side), Some(outline)) => {
                     white = Some(side);
-                    rectified = view(&corners_with_white_at(side, outline))?;
+                    corners = corners_with_white_at(side, outline);
+                    rectified = view(&corners)?;
                     known = Some(Board::default());
                 }
                 (Some(ImageSide::Bottom), None) => known = Some(Board::default()),
@@ -147,11 +162,47 @@ pub fn run(args: BoardArgs) -> Result<()> {
             }
             if let Some(board) = &known {
                 reader = Some(SquareReader::learn(&rectified, board).with_context(|| format!("{name}: learning the board's look"))?);
+                pieces = learn_pieces(&image, corners, board);
             }
         }
         let reader = reader.get_or_insert_with(SquareReader::typical);
         let read = reader.read(&rectified).with_context(|| format!("{name}"))?;
-        writeln!(out, "{}", placement(&read, known.as_ref())).context("cannot write to standard output")?;
+        let types = match pieces.as_mut() {
+            Some(p) if i > 0 => read_pieces(p, &image, corners, &name.to_string()),
+            _ => None,
+        };
+        writeln!(out, "{}", placement(&read, known.as_ref(), types.as_deref())).context("cannot write to standard output")?;
     }
     Ok(())
+}
+
+fn crops(image: &Mat, corners: [[f64; 2]; 4]) -> Result<Vec<f32>, VisionError> {
+    let g = BoardGeometry { corners, white: ImageSide::Bottom, h1_light: true };
+    PieceCrops::new(&g, image.cols() as f64, image.rows() as f64)?.cut(image)
+}
+
+/// The piece reader learned from the first image, or `None` with the reason said once on
+/// stderr: the placements still come, with unknown types as pawns.
+fn learn_pieces(image: &Mat, corners: [[f64; 2]; 4], known: &Board) -> Option<PieceReader> {
+    let learned = crops(image, corners).map_err(|e| e.to_string()).and_then(|c| {
+        let model = PieceModel::shipped().map_err(|e| e.to_string())?;
+        PieceReader::learn(model, &c, known).map_err(|e| e.to_string())
+    });
+    match learned {
+        Ok(r) => Some(r),
+        Err(e) => {
+            eprintln!("touchmove: piece types are not read ({e}); pieces of unknown type are printed as pawns");
+            None
+        }
+    }
+}
+
+fn read_pieces(reader: &mut PieceReader, image: &Mat, corners: [[f64; 2]; 4], name: &str) -> Option<Vec<PieceGuess>> {
+    match crops(image, corners).map_err(|e| e.to_string()).and_then(|c| reader.read(&c).map_err(|e| e.to_string())) {
+        Ok(g) => Some(g),
+        Err(e) => {
+            eprintln!("touchmove: {name}: piece types are not read ({e}); pieces are printed as pawns");
+            None
+        }
+    }
 }
