@@ -106,3 +106,30 @@ impl CellReader {
         Ok(total / 64.0)
     }
 }
+
+/// How well a view shows a sparse known position's occupancy: how far its occupied squares
+/// stand from the look of its empty squares (by square colour), in units of the empty
+/// squares' own spread. A position with too few pieces for [`CellReader`] (an endgame) still
+/// tells a board turned half a round: its pieces would stand on squares that look empty.
+pub fn occupancy_fit(rect: &Rectifier, view: &Mat, known: &Board) -> Result<f64, VisionError> {
+    let lab = lab(view)?;
+    let feats: Vec<Features> = Square::ALL.iter().map(|&sq| features(&lab, rect.cell(sq))).collect::<Result<_, _>>()?;
+    let mut empty = [([0.0; 6], 0usize); 2];
+    for sq in Square::ALL {
+        if known.piece_at(sq).is_none() {
+            let (sum, n) = &mut empty[light(sq)];
+            for k in 0..6 {
+                sum[k] += feats[usize::from(sq)][k];
+            }
+            *n += 1;
+        }
+    }
+    let means = empty.map(|(sum, n)| sum.map(|v| v / n.max(1) as f64));
+    let (mut occupied, mut vacant) = ((0.0, 0usize), (0.0, 0usize));
+    for sq in Square::ALL {
+        let d = distance(&feats[usize::from(sq)], &means[light(sq)]);
+        let t = if known.piece_at(sq).is_some() { &mut occupied } else { &mut vacant };
+        *t = (t.0 + d, t.1 + 1);
+    }
+    Ok((occupied.0 / occupied.1.max(1) as f64) / (vacant.0 / vacant.1.max(1) as f64 + 1.0))
+}

@@ -3,7 +3,7 @@
 
 use opencv::core::Mat;
 use opencv::prelude::*;
-use shakmaty::Board;
+use shakmaty::{Board, Square};
 
 use super::VisionError;
 use super::cells::CellReader;
@@ -21,6 +21,10 @@ const MARGIN: f64 = 0.75;
 /// How far (any channel, 0–255) a pixel of a quartered frame must change to count in
 /// [`view_change`].
 const CHANGE_LEVEL: f64 = 20.0;
+/// Frames a square must fit no look, with no arm near it, before it is read as the look it is
+/// nearest: an arm the hand finder missed moves within that time, a piece unlike the ones
+/// learned from (a knight promoted in an endgame given with --fen) stays.
+const UNFIT_FRAMES: u16 = 30;
 
 pub struct Vision {
     pub geometry: BoardGeometry,
@@ -30,6 +34,8 @@ pub struct Vision {
     rect: Rectifier,
     squares: SquareReader,
     hands: HandDetector,
+    /// Per square: frames in a row it has fit no look with no arm near it.
+    unfit: [u16; 64],
 }
 
 /// The corner order for each way White can sit when the board fills the frame: a8, h8, h1, a1.
@@ -48,6 +54,31 @@ fn board_of(rect: &Rectifier, view: &Mat) -> Result<Mat, VisionError> {
     Ok(Mat::roi(view, rect.board_rect())?.try_clone()?)
 }
 
+/// Of a found board and the same turned half a round (the square colours fix it up to that),
+/// the one whose squares show `known`'s occupancy best.
+fn turned_to_fit(first: &Mat, g: BoardGeometry, known: &Board) -> Result<BoardGeometry, VisionError> {
+    let c = g.corners;
+    let half = BoardGeometry { corners: [c[2], c[3], c[0], c[1]], white: opposite(g.white), h1_light: g.h1_light };
+    let fit = |g: &BoardGeometry| -> Result<f64, VisionError> {
+        let rect = Rectifier::new(g, PX, 0.0)?;
+        super::cells::occupancy_fit(&rect, &rect.warp(first)?, known)
+    };
+    let (a, b) = (fit(&g)?, fit(&half)?);
+    if std::env::var_os("TOUCHMOVE_DEBUG").is_some() {
+        eprintln!("board turned to the known position: fit {a:.2} as found, {b:.2} turned half a round");
+    }
+    Ok(if b > a { half } else { g })
+}
+
+fn opposite(side: ImageSide) -> ImageSide {
+    match side {
+        ImageSide::Bottom => ImageSide::Top,
+        ImageSide::Top => ImageSide::Bottom,
+        ImageSide::Left => ImageSide::Right,
+        ImageSide::Right => ImageSide::Left,
+    }
+}
+
 impl Vision {
     /// Starts on `first`, a frame showing `known` with no hand over it. Without a geometry the
     /// board is found in the frame; failing that, it is taken to fill the frame (footage already
@@ -55,7 +86,13 @@ impl Vision {
     pub fn start(first: &Mat, geometry: Option<BoardGeometry>, known: &Board) -> Result<Vision, VisionError> {
         let found = match geometry {
             Some(g) => Some(g),
-            None => super::geometry::find_board(first).ok(),
+            None => match super::geometry::find_board(first) {
+                // White's edge is found from where the light pieces stand in the initial
+                // position; in another (an endgame given with --fen) they may stand anywhere,
+                // so the board is turned the way the known position shows best.
+                Ok(g) if *known != Board::default() => Some(turned_to_fit(first, g, known)?),
+                other => other.ok(),
+            },
         };
         let geometry = match found {
             Some(g) => g,
@@ -101,7 +138,7 @@ impl Vision {
         let pose = super::geometry::Pose::from_board(&geometry, first.cols() as f64, first.rows() as f64);
         let mut hands = HandDetector::with_pose(pose);
         hands.detect(&rect, &view)?;
-        Ok(Vision { geometry, rect, squares, hands, learned })
+        Ok(Vision { geometry, rect, squares, hands, learned, unfit: [0; 64] })
     }
 
     /// What one frame shows.
@@ -114,7 +151,18 @@ impl Vision {
         for sq in hands.iter().flat_map(|h| h.covers.iter().copied()) {
             hidden |= shakmaty::attacks::king_attacks(sq).with(sq);
         }
-        let mut squares = self.squares.read_adapting(&board_of(&self.rect, &view)?)?;
+        let reading = self.squares.analyse(&board_of(&self.rect, &view)?)?;
+        let mut squares = reading.squares.clone();
+        self.squares.adapt_reading(&reading, &squares);
+        for (i, obs) in squares.iter_mut().enumerate() {
+            let unfit = obs.state == crate::types::SquareState::Occluded && !hidden.contains(Square::new(i as u32));
+            self.unfit[i] = if unfit { self.unfit[i].saturating_add(1) } else { 0 };
+            if self.unfit[i] >= UNFIT_FRAMES {
+                if let Some(state) = self.squares.nearest(&reading, i) {
+                    *obs = crate::types::SquareObs { state, confidence: 0.5, role: None };
+                }
+            }
+        }
         for sq in hidden {
             squares[usize::from(sq)] = crate::types::SquareObs::OCCLUDED;
         }

@@ -229,6 +229,15 @@ impl SquareReader {
         SquareObs { state: LOOKS[best], confidence: p * (0.5 + 0.5 * fit), role: None }
     }
 
+    /// The look a square's numbers are nearest, however far they are from all three (`None`
+    /// where nothing could be measured): for a square that nothing hides yet fits no look (a
+    /// piece unlike the ones learned from, such as a knight promoted in a sparse position).
+    pub fn nearest(&self, reading: &Reading, sq: usize) -> Option<SquareState> {
+        let f = reading.features.get(sq)?.as_ref()?;
+        let d: [f32; 3] = std::array::from_fn(|k| self.distance(f, is_light(sq), k));
+        (0..3).min_by(|&a, &b| d[a].total_cmp(&d[b])).map(|k| LOOKS[k])
+    }
+
     /// Reads the 64 squares (a1 first) of a rectified frame, with what it measured.
     pub fn analyse(&self, rectified: &Mat) -> Result<Reading, VisionError> {
         let features = measure(&Frame::new(rectified)?, &self.core);
