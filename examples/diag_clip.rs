@@ -4,7 +4,7 @@
 //! DIAG_DUMP=F,G writes frames F and G with the hands drawn as /tmp/clip-F.png.
 //!
 //! `cargo run --release --example diag_clip -- VIDEO [EVERY] [FROM-TO seconds]`; the first
-//! frame must show the initial position with no hand over the board.
+//! frame must show the initial position (or DIAG_FEN's) with no hand over the board.
 
 use shakmaty::{Board, Square};
 use touchmove::source::{SourceSpec, open};
@@ -41,7 +41,8 @@ fn main() {
     let mut source = open(&SourceSpec::parse(path)).expect("opens");
     let _ = source.next();
     let first = source.next().expect("a frame").expect("readable");
-    let mut vision = Vision::start(&first.image, None, &Board::default()).expect("vision starts");
+    let start: Board = std::env::var("DIAG_FEN").ok().map(|f| f.split_whitespace().next().unwrap_or("").parse().expect("DIAG_FEN: a FEN")).unwrap_or_default();
+    let mut vision = Vision::start(&first.image, None, &start).expect("vision starts");
     eprintln!("geometry {:?} learned {}", vision.geometry, vision.learned);
     for frame in source.flatten() {
         if frame.index % every != 0 || span.is_some_and(|(a, b)| !(a..b).contains(&frame.t)) {
@@ -49,7 +50,6 @@ fn main() {
         }
         let obs = vision.observe(frame.index, frame.t, &frame.image).expect("observes");
         let states: Vec<_> = obs.squares.iter().map(|o| o.state).collect();
-        let start = Board::default();
         let odd: Vec<String> = (0..64)
             .filter(|&i| {
                 let want = match start.piece_at(Square::new(i as u32)) {

@@ -71,6 +71,34 @@ fn a_position_too_sparse_to_learn_from_is_read_with_typical_looks() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A promotion in an endgame given with --fen, from a rendered scene in which the pawn is taken
+/// off and a knight brought from off the board (the arm leaving the view between the two):
+/// the board is turned by the known position (with two white pieces at opposite ends, where
+/// the light pieces stand says nothing), the knight, unlike any piece learned from, is read as
+/// white once nothing hides it, and the piece set down from off the board on the last rank is
+/// the promoted piece, not the pawn come back. Which piece it is, colour cannot tell: the queen
+/// is recorded (issue #7's piece reader is not in replay yet), so only the square is checked.
+#[test]
+fn a_promotion_in_an_endgame_given_by_fen_is_recorded() {
+    for seed in [2, 3] {
+        let dir = temp(&format!("promotion-{seed}"));
+        let scene = staged_scene(Staged::UnderPromotion, seed);
+        render_scene(&scene, &dir, true, |_, _| {}).unwrap();
+        let white = touchmove::sim::camera::Camera::new(&scene.camera).white_edge();
+        let out = dir.join("out");
+        let run = touchmove(&["replay", dir.join("video.mp4").to_str().unwrap(), "--fen", &scene.start, "--out", out.to_str().unwrap()]);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let first: serde_json::Value = serde_json::from_str(std::fs::read_to_string(out.join("events.jsonl")).unwrap().lines().next().unwrap()).unwrap();
+        assert_eq!(first["white"].as_str(), Some(white), "seed {seed}: White's edge");
+        let decisions = std::fs::read_to_string(out.join("decisions.jsonl")).unwrap();
+        let moves: Vec<&str> = decisions.lines().filter(|l| l.contains("\"kind\":\"move\"")).collect();
+        assert_eq!(moves.len(), 1, "seed {seed}: {decisions}");
+        assert!(moves[0].contains("\"e8="), "seed {seed}: {}", moves[0]);
+        assert!(!decisions.contains("violation"), "seed {seed}: {decisions}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
 #[test]
 fn bad_inputs_fail_in_one_line_naming_them() {
     let dir = temp("bad");

@@ -400,7 +400,7 @@ impl Tracker {
                 if act.lift {
                     self.unattended.extend(self.belief[i].take());
                 } else if let Some(color) = act.colour {
-                    let k = self.unattended.iter().rposition(|p| p.color == color && act.role.is_none_or(|r| r == p.role));
+                    let k = self.unattended.iter().rposition(|p| p.color == color && act.role.is_none_or(|r| r == p.role) && can_stand(*p, act.square));
                     // Or from a square already seen empty but not yet counted as such.
                     let emptied = || {
                         let occupied: shakmaty::Bitboard = Square::ALL.into_iter().filter(|s| self.belief[usize::from(*s)].is_some()).collect();
@@ -413,7 +413,7 @@ impl Tracker {
                     };
                     // Or one that left in a hand just gone: set down as the arm withdrew.
                     let recent = act.at.1 - LOOSE_SECS;
-                    let gone = self.loose.iter().rposition(|(p, t)| *t >= recent && p.color == color && act.role.is_none_or(|r| r == p.role));
+                    let gone = self.loose.iter().rposition(|(p, t)| *t >= recent && p.color == color && act.role.is_none_or(|r| r == p.role) && can_stand(*p, act.square));
                     let piece = match (k, gone) {
                         (Some(k), _) => self.unattended.remove(k),
                         (None, Some(g)) => self.loose.remove(g).0,
@@ -423,7 +423,7 @@ impl Tracker {
                                 self.candidate[j] = (SquareState::Empty, 0);
                                 self.belief[j].take().expect("checked above")
                             }
-                            None => Piece { color, role: act.role.unwrap_or(Role::Pawn) },
+                            None => Piece { color, role: act.role.unwrap_or(if can_stand(Piece { color, role: Role::Pawn }, act.square) { Role::Pawn } else { Role::Queen }) },
                         },
                     };
                     self.belief[i] = Some(piece);
@@ -465,7 +465,7 @@ impl Tracker {
             // for the rules that hand's pieces left with it.
             let recent = act.at.1 - LOOSE_SECS;
             self.loose.retain(|(_, t)| *t >= recent);
-            let loose = || self.loose.iter().rposition(|(p, _)| p.color == colour && act.role.is_none_or(|r| r == p.role));
+            let loose = || self.loose.iter().rposition(|(p, _)| p.color == colour && act.role.is_none_or(|r| r == p.role) && can_stand(*p, act.square));
             let (piece, named) = match (carried, loose()) {
                 (Some(p), _) => (p, None),
                 (None, Some(k)) => {
@@ -560,6 +560,14 @@ impl Tracker {
 
 /// Whether `piece` on `from` could move to `to` on a board with `occupied` squares (any
 /// capture allowed): enough to pick which hidden square a piece came from.
+/// Whether a piece brought from off the board can be this one standing there: a pawn never
+/// stands on the first or last rank, so a piece set there from off the board after a pawn left
+/// is the promoted piece, not the pawn come back. (A pawn carried there in the hand that lifted
+/// it is still that pawn: the rules judge it.)
+fn can_stand(p: Piece, sq: Square) -> bool {
+    p.role != Role::Pawn || !matches!(sq.rank(), shakmaty::Rank::First | shakmaty::Rank::Eighth)
+}
+
 fn reaches(piece: Piece, from: Square, to: Square, occupied: shakmaty::Bitboard) -> bool {
     use shakmaty::attacks;
     match piece.role {
