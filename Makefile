@@ -27,13 +27,15 @@ test: setup
 	cargo test --all-targets
 
 # Longer sweeps with figures: many more random games and injected breaches, the tracker on
-# rendered real games, replay on every real clip, the hands on rendered scenes.
+# rendered real games, replay on every real clip, the hands on rendered scenes, the piece
+# reader on the real stills.
 eval: setup
 	PROPTEST_CASES=3000 cargo test --release --test properties -- --nocapture
 	cargo build --release --quiet
 	cargo run --release --quiet --example eval_rules
 	cargo run --release --quiet --example eval_video
 	cargo test --release --test hands -- --nocapture
+	cargo test --release --test pieces -- --nocapture --test-threads 1
 	@echo "== rendered real games through vision, frame by frame against their truth"
 	@for g in "5 1" "10 2" "15 3" "20 4" "25 5" "30 6" "35 7" "40 8"; do cargo run --release --quiet --example diag_vision -- $$g 20 | grep -v "^ *\(ideal\|vision squares\|vision hands\)"; done
 
