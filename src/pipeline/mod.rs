@@ -66,6 +66,9 @@ fn warn_if_unlearned(vision: &Vision, input: &crate::source::SourceSpec) {
     if !vision.learned {
         eprintln!("touchmove: {input}: the start position is too sparse to learn this board's look from; squares are read with typical looks, less surely");
     }
+    if let Some(why) = vision.pieces_unavailable() {
+        eprintln!("touchmove: {why}; a promoted piece is recorded as a queen");
+    }
 }
 
 /// One frame through vision and the tracker: the events it reveals. A board snapshot carries

@@ -452,7 +452,10 @@ impl Tracker {
             // Vision naming a different piece than the one carried: the carried one (a pawn
             // being promoted) stays in the hand and a new piece came from off the board.
             let carried = match carried {
-                Some(p) if act.role.is_some_and(|r| r != p.role) => {
+                // Only a pawn on the last rank is taken to be other than vision names it: vision
+                // names pieces for promotions, and a rook castling brings to the first rank may be
+                // misnamed.
+                Some(p) if p.role == Role::Pawn && !can_stand(p, act.square) && act.role.is_some_and(|r| r != p.role) => {
                     if let Some(t) = self.hands.get_mut(&id) {
                         t.held.push(p);
                     }

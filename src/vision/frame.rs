@@ -8,6 +8,7 @@ use shakmaty::{Board, Square};
 use super::VisionError;
 use super::cells::CellReader;
 use super::hands::HandDetector;
+use super::pieces::promotion::Promotions;
 use super::rectify::Rectifier;
 use super::squares::SquareReader;
 use crate::types::{BoardGeometry, ImageSide, Observation};
@@ -36,6 +37,8 @@ pub struct Vision {
     hands: HandDetector,
     /// Per square: frames in a row it has fit no look with no arm near it.
     unfit: [u16; 64],
+    /// Names the piece a promotion sets down; or why pieces cannot be named.
+    promotions: Result<Promotions, String>,
 }
 
 /// The corner order for each way White can sit when the board fills the frame: a8, h8, h1, a1.
@@ -138,7 +141,13 @@ impl Vision {
         let pose = super::geometry::Pose::from_board(&geometry, first.cols() as f64, first.rows() as f64);
         let mut hands = HandDetector::with_pose(pose);
         hands.detect(&rect, &view)?;
-        Ok(Vision { geometry, rect, squares, hands, learned, unfit: [0; 64] })
+        let promotions = Promotions::new(&geometry, first, known);
+        Ok(Vision { geometry, rect, squares, hands, learned, unfit: [0; 64], promotions })
+    }
+
+    /// Why promoted pieces cannot be named (recorded as queens), if they cannot.
+    pub fn pieces_unavailable(&self) -> Option<&str> {
+        self.promotions.as_ref().err().map(String::as_str)
     }
 
     /// What one frame shows.
@@ -165,6 +174,9 @@ impl Vision {
         }
         for sq in hidden {
             squares[usize::from(sq)] = crate::types::SquareObs::OCCLUDED;
+        }
+        if let Ok(p) = self.promotions.as_mut() {
+            p.name(frame, &mut squares);
         }
         Ok(Observation { frame: index, t, squares, hands, clock: None, board_lost: false })
     }

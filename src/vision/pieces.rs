@@ -15,6 +15,7 @@
 
 
 pub mod model;
+pub mod promotion;
 
 use opencv::core::{Mat, Size};
 use opencv::imgproc;

@@ -135,6 +135,16 @@ impl PieceModel {
     }
 }
 
+/// Likenesses (cosines) to probabilities at the trained scale, and the likeliest class.
+fn softmax_guess(likeness: [f32; CLASSES]) -> PieceGuess {
+    let top = likeness.iter().copied().fold(f32::MIN, f32::max);
+    let exp = likeness.map(|s| (SCALE * (s - top)).exp());
+    let sum: f32 = exp.iter().sum();
+    let probabilities = exp.map(|x| x / sum);
+    let class = (0..CLASSES).max_by(|&a, &b| probabilities[a].total_cmp(&probabilities[b])).unwrap_or(0);
+    PieceGuess { class, confidence: probabilities[class], probabilities }
+}
+
 fn dot(a: &[f32; EMBED], b: &[f32; EMBED]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
@@ -243,6 +253,13 @@ impl PieceReader {
         Ok(scores.embeddings.iter().zip(crops.chunks_exact(per)).map(|(e, crop)| self.guess(e, &pixels(crop))).collect())
     }
 
+    /// Each crop's class by the trained head alone, this game's examples aside: for a piece the
+    /// initial position has no example of on this board (a promoted piece in an endgame).
+    pub fn read_trained(&mut self, crops: &[f32]) -> Result<Vec<PieceGuess>, ModelError> {
+        let scores = self.model.run(crops)?;
+        Ok(scores.logits.iter().map(|l| softmax_guess(l.map(|x| x / SCALE))).collect())
+    }
+
     fn guess(&self, e: &[f32; EMBED], p: &[f32]) -> PieceGuess {
         let mut likeness: [f32; CLASSES] = std::array::from_fn(|c| dot(e, &self.model.classes[c]));
         let mut nearest = [f32::MIN; CLASSES];
@@ -254,11 +271,6 @@ impl PieceReader {
                 likeness[c] = nearest[c];
             }
         }
-        let top = likeness.iter().copied().fold(f32::MIN, f32::max);
-        let exp = likeness.map(|s| (SCALE * (s - top)).exp());
-        let sum: f32 = exp.iter().sum();
-        let probabilities = exp.map(|x| x / sum);
-        let class = (0..CLASSES).max_by(|&a, &b| probabilities[a].total_cmp(&probabilities[b])).unwrap_or(0);
-        PieceGuess { class, confidence: probabilities[class], probabilities }
+        softmax_guess(likeness)
     }
 }

@@ -1,0 +1,110 @@
+//! Naming the piece a promotion puts on the board. Colour says a piece arrived on the first or
+//! last rank; which piece (a queen, or a knight for an under-promotion) only its look says. The
+//! piece model is asked about such arrivals alone — a few crops, every third frame for a second
+//! and a half — by its trained head (the initial position of an endgame has no example of the
+//! piece), and only between what a pawn can become and the pawn itself, and only for a piece of
+//! the colour that promotes there (White's on the eighth rank, Black's on the first): a king or
+//! rook castling onto its own first rank is never named. The tracker takes a name from vision
+//! over the piece a hand carried only for a pawn on the last rank.
+//!
+//! Measured on the rendered under-promotion scene (seeds 1–6, the knight swapped for each
+//! piece): queens 6/6 named right, rooks 5/6, bishops 5/6, knights 3/6 (the others as bishops).
+
+use opencv::core::Mat;
+use shakmaty::{Board, Color, Role, Square};
+
+use super::model::{PieceModel, PieceReader};
+use super::{CROP, PieceCrops, piece_of};
+use crate::types::{BoardGeometry, SquareObs, SquareState};
+
+/// Frames after a piece arrives during which its name is (re)read: the hand may still shade it
+/// at first.
+const NAMING_FRAMES: u16 = 45;
+/// Read every this many frames while naming.
+const EVERY: u16 = 3;
+/// What a pawn can become, with the pawn itself (the piece may be the pawn, not yet replaced).
+const CANDIDATES: [Role; 5] = [Role::Pawn, Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+
+pub struct Promotions {
+    cutter: PieceCrops,
+    reader: PieceReader,
+    last: [SquareState; 64],
+    /// Frames since the square turned from empty to a piece (0: not lately).
+    arrived: [u16; 64],
+    named: [Option<Role>; 64],
+}
+
+fn promotion_rank(sq: Square) -> bool {
+    matches!(sq.rank(), shakmaty::Rank::First | shakmaty::Rank::Eighth)
+}
+
+impl Promotions {
+    /// Learned from the first frame, which shows `known`; the error says why pieces cannot be
+    /// named (ONNX Runtime or the model missing), in one sentence.
+    pub fn new(g: &BoardGeometry, first: &Mat, known: &Board) -> Result<Promotions, String> {
+        use opencv::prelude::MatTraitConst;
+        let cutter = PieceCrops::new(g, first.cols() as f64, first.rows() as f64).map_err(|e| e.to_string())?;
+        let model = PieceModel::shipped().map_err(|e| e.to_string())?;
+        let reader = PieceReader::learn(model, &cutter.cut(first).map_err(|e| e.to_string())?, known).map_err(|e| e.to_string())?;
+        let last = std::array::from_fn(|i| match known.color_at(Square::new(i as u32)) {
+            None => SquareState::Empty,
+            Some(Color::White) => SquareState::White,
+            Some(Color::Black) => SquareState::Black,
+        });
+        Ok(Promotions { cutter, reader, last, arrived: [0; 64], named: [None; 64] })
+    }
+
+    /// Gives a promoted piece's role to the first- and last-rank squares of `squares` where a
+    /// piece arrived lately.
+    pub fn name(&mut self, frame: &Mat, squares: &mut [SquareObs]) {
+        let mut due = Vec::new();
+        for (i, obs) in squares.iter().enumerate().take(64) {
+            let sq = Square::new(i as u32);
+            if !promotion_rank(sq) || obs.state == SquareState::Occluded {
+                continue;
+            }
+            let piece = matches!(obs.state, SquareState::White | SquareState::Black);
+            if !piece || obs.state != self.last[i] {
+                self.arrived[i] = 0;
+                self.named[i] = None;
+            }
+            if piece && self.last[i] == SquareState::Empty {
+                self.arrived[i] = 1;
+            } else if self.arrived[i] > 0 {
+                self.arrived[i] = self.arrived[i].saturating_add(1);
+            }
+            self.last[i] = obs.state;
+            // A pawn promotes on the far rank only: White's pieces on the eighth, Black's on the
+            // first. A king or rook castling onto its own first rank is never named.
+            let far = (obs.state == SquareState::White) == (sq.rank() == shakmaty::Rank::Eighth);
+            if far && self.arrived[i] > 0 && self.arrived[i] <= NAMING_FRAMES && (self.arrived[i] - 1) % EVERY == 0 {
+                due.push(i);
+            }
+        }
+        if !due.is_empty() {
+            // A frame the reader cannot cut or read names nothing this time; the next may.
+            if let Ok(crops) = self.cutter.cut(frame) {
+                let per = 3 * CROP * CROP;
+                let picked: Vec<f32> = due.iter().flat_map(|&i| crops[i * per..(i + 1) * per].iter().copied()).collect();
+                if let Ok(guesses) = self.reader.read_trained(&picked) {
+                    for (&i, g) in due.iter().zip(&guesses) {
+                        let white = squares[i].state == SquareState::White;
+                        let first = if white { 1 } else { 7 };
+                        let best = (first..first + 6)
+                            .filter(|&c| piece_of(c).is_some_and(|p| CANDIDATES.contains(&p.role)))
+                            .max_by(|&a, &b| g.probabilities[a].total_cmp(&g.probabilities[b]));
+                        self.named[i] = best.and_then(piece_of).map(|p| p.role).filter(|&r| r != Role::Pawn);
+                        if std::env::var_os("TOUCHMOVE_DEBUG").is_some() {
+                            eprintln!("promotion naming {}: {:?} {:?}", Square::new(i as u32), self.named[i], g.probabilities);
+                        }
+                    }
+                }
+            }
+        }
+        for (i, obs) in squares.iter_mut().enumerate().take(64) {
+            if self.arrived[i] > 0 && obs.state != SquareState::Occluded && self.named[i].is_some() {
+                obs.role = self.named[i];
+            }
+        }
+    }
+}
