@@ -26,7 +26,7 @@ pub fn run(_args: DoctorArgs) -> Result<()> {
             println!("ONNX Runtime: {}", path.display());
             // The runtime alone is not enough: the model must load and answer in it.
             match PieceModel::shipped() {
-                Ok(m) => println!("piece model: {} (models/piece.onnx; names pieces in touchmove board, not yet in replay or live)", m.source()),
+                Ok(m) => println!("piece model: {} (models/piece.onnx; names pieces in touchmove board and promoted pieces in replay and live)", m.source()),
                 Err(e) => missing.push(e.to_string()),
             }
         }
