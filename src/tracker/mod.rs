@@ -452,10 +452,10 @@ impl Tracker {
             // Vision naming a different piece than the one carried: the carried one (a pawn
             // being promoted) stays in the hand and a new piece came from off the board.
             let carried = match carried {
-                // Only a pawn on the last rank is taken to be other than vision names it: vision
-                // names pieces for promotions, and a rook castling brings to the first rank may be
-                // misnamed.
-                Some(p) if p.role == Role::Pawn && !can_stand(p, act.square) && act.role.is_some_and(|r| r != p.role) => {
+                // On the rank where its side promotes, only a pawn is taken to be other than vision
+                // names it: vision names pieces there for promotions, and may misname a rook or a
+                // queen that arrives there by a plain move.
+                Some(p) if act.role.is_some_and(|r| r != p.role) && (p.role == Role::Pawn || !on_far_rank(p.color, act.square)) => {
                     if let Some(t) = self.hands.get_mut(&id) {
                         t.held.push(p);
                     }
@@ -563,6 +563,11 @@ impl Tracker {
 
 /// Whether `piece` on `from` could move to `to` on a board with `occupied` squares (any
 /// capture allowed): enough to pick which hidden square a piece came from.
+/// Whether `sq` is on the rank where `color`'s pawns promote.
+fn on_far_rank(color: Color, sq: Square) -> bool {
+    sq.rank() == if color == Color::White { shakmaty::Rank::Eighth } else { shakmaty::Rank::First }
+}
+
 /// Whether a piece brought from off the board can be this one standing there: a pawn never
 /// stands on the first or last rank, so a piece set there from off the board after a pawn left
 /// is the promoted piece, not the pawn come back. (A pawn carried there in the hand that lifted
