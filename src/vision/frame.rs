@@ -160,9 +160,8 @@ impl Vision {
         for sq in hands.iter().flat_map(|h| h.covers.iter().copied()) {
             hidden |= shakmaty::attacks::king_attacks(sq).with(sq);
         }
-        let reading = self.squares.analyse(&board_of(&self.rect, &view)?)?;
+        let reading = self.squares.analyse_adapting(&board_of(&self.rect, &view)?)?;
         let mut squares = reading.squares.clone();
-        self.squares.adapt_reading(&reading, &squares);
         for (i, obs) in squares.iter_mut().enumerate() {
             let unfit = obs.state == crate::types::SquareState::Occluded && !hidden.contains(Square::new(i as u32));
             self.unfit[i] = if unfit { self.unfit[i].saturating_add(1) } else { 0 };

@@ -64,7 +64,7 @@ pub fn find_board(image: &Mat) -> Result<BoardGeometry, VisionError> {
 }
 
 /// An 8-bit BGR copy (or the image itself when it already is one and continuous).
-fn bgr8(image: &Mat) -> Result<Mat, VisionError> {
+pub(crate) fn bgr8(image: &Mat) -> Result<Mat, VisionError> {
     if image.empty() || image.cols() < 16 || image.rows() < 16 {
         return Err(VisionError::Invalid("the image is empty or too small".into()));
     }

@@ -106,7 +106,7 @@ impl PieceCrops {
         let mut half = Mat::default();
         let n = view.cols() / OVERSAMPLE;
         imgproc::resize(&view, &mut half, Size::new(n, n), 0.0, 0.0, imgproc::INTER_AREA)?;
-        let half = bgr(&half)?;
+        let half = super::geometry::bgr8(&half)?;
         let data = half.data_bytes()?;
         let (w, h) = (half.cols(), half.rows());
         let plane = CROP * CROP;
@@ -143,23 +143,6 @@ fn lean(rect: &Rectifier, pose: &Pose, sq: Square, centre: [f64; 2]) -> [f64; 2]
         return [0.0, 0.0];
     }
     if len > limit { [d[0] * limit / len, d[1] * limit / len] } else { d }
-}
-
-fn bgr(image: &Mat) -> Result<Mat, VisionError> {
-    match image.channels() {
-        3 => Ok(image.try_clone()?),
-        1 => {
-            let mut out = Mat::default();
-            imgproc::cvt_color_def(image, &mut out, imgproc::COLOR_GRAY2BGR)?;
-            Ok(out)
-        }
-        4 => {
-            let mut out = Mat::default();
-            imgproc::cvt_color_def(image, &mut out, imgproc::COLOR_BGRA2BGR)?;
-            Ok(out)
-        }
-        n => Err(VisionError::Invalid(format!("a frame with {n} channels cannot be read"))),
-    }
 }
 
 #[cfg(test)]

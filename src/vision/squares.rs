@@ -281,10 +281,15 @@ impl SquareReader {
     /// Reads a frame and adapts to it from its own confident squares: the usual step when
     /// frames of one game come in order.
     pub fn read_adapting(&mut self, rectified: &Mat) -> Result<Vec<SquareObs>, VisionError> {
+        Ok(self.analyse_adapting(rectified)?.squares)
+    }
+
+    /// [`read_adapting`](Self::read_adapting) with what was measured, for [`nearest`](Self::nearest).
+    pub fn analyse_adapting(&mut self, rectified: &Mat) -> Result<Reading, VisionError> {
         let reading = self.analyse(rectified)?;
         let squares = reading.squares.clone();
         self.adapt_reading(&reading, &squares);
-        Ok(squares)
+        Ok(reading)
     }
 }
 
