@@ -108,6 +108,35 @@ fn a_promotion_in_an_endgame_given_by_fen_is_recorded_with_its_piece() {
     }
 }
 
+/// A promotion that captures (exd8 onto a black rook) played by one hand in one go, the new
+/// piece put where the rook stood: the square turns from black to white, never empty in
+/// between, and the piece model names it still. Each seed here had the queen recorded before
+/// the fix (an arrival counted only on an empty square). Several other seeds of this scene
+/// record no move at all (the arm over the king's square misread): that is the tracker's, not
+/// the naming's, and is in the note.
+#[test]
+fn a_promotion_that_captures_is_recorded_with_its_piece() {
+    use shakmaty::{Position, Role};
+    let start: shakmaty::Chess = "3r4/4P3/8/8/8/8/k7/4K3 w - - 0 1".parse::<shakmaty::fen::Fen>().unwrap().into_position(shakmaty::CastlingMode::Standard).unwrap();
+    for (role, seed) in [(Role::Knight, 1), (Role::Rook, 2), (Role::Bishop, 2)] {
+        let m = shakmaty::Move::Normal { role: Role::Pawn, from: shakmaty::Square::E7, capture: Some(Role::Rook), to: shakmaty::Square::D8, promotion: Some(role) };
+        assert!(start.is_legal(m));
+        let scene = touchmove::sim::scenes::game_scene(&start, &[m], seed);
+        let dir = temp(&format!("capture-promotion-{seed}-{}", role.char()));
+        render_scene(&scene, &dir, true, |_, _| {}).unwrap();
+        let out = dir.join("out");
+        let run = touchmove(&["replay", dir.join("video.mp4").to_str().unwrap(), "--fen", &scene.start, "--out", out.to_str().unwrap()]);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let decisions = std::fs::read_to_string(out.join("decisions.jsonl")).unwrap();
+        let moves: Vec<&str> = decisions.lines().filter(|l| l.contains("\"kind\":\"move\"")).collect();
+        assert_eq!(moves.len(), 1, "seed {seed}: {decisions}");
+        let want = format!("\"san\":\"exd8={}\"", role.upper_char());
+        assert!(moves[0].contains(&want), "seed {seed}, {role:?}: {}", moves[0]);
+        assert!(!decisions.contains("violation"), "seed {seed}: {decisions}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
 #[test]
 fn bad_inputs_fail_in_one_line_naming_them() {
     let dir = temp("bad");

@@ -29,7 +29,8 @@ pub struct Promotions {
     cutter: PieceCrops,
     reader: PieceReader,
     last: [SquareState; 64],
-    /// Frames since the square turned from empty to a piece (0: not lately).
+    /// Frames since a piece arrived on the square: it turned from empty, or from the other
+    /// colour for a promotion that captures (0: not lately).
     arrived: [u16; 64],
     named: [Option<Role>; 64],
 }
@@ -68,7 +69,7 @@ impl Promotions {
                 self.arrived[i] = 0;
                 self.named[i] = None;
             }
-            if piece && self.last[i] == SquareState::Empty {
+            if piece && obs.state != self.last[i] {
                 self.arrived[i] = 1;
             } else if self.arrived[i] > 0 {
                 self.arrived[i] = self.arrived[i].saturating_add(1);
