@@ -61,13 +61,17 @@ fn a_damaged_model_is_one_sentence_not_a_panic() {
     assert!(e.to_string().contains("absent.onnx"), "{e}");
 }
 
-/// A model whose outputs are not the piece model's (here: the right file's first output only,
-/// simulated by asking for crops of the wrong size) is refused in one sentence too.
+/// Crops of the wrong size are the caller's mistake, refused in one sentence that does not
+/// blame the model; whole crops of the same model are read.
 #[test]
-fn crops_of_the_wrong_size_are_refused() {
+fn crops_of_the_wrong_size_are_refused_without_blaming_the_model() {
     let mut model = PieceModel::shipped().unwrap();
-    let e = model.run(&[0.5; 100]).unwrap_err();
-    assert!(e.to_string().contains("not whole crops"), "{e}");
+    for floats in [0, 100, 3 * 32 * 32 + 1] {
+        let e = model.run(&vec![0.5; floats]).unwrap_err();
+        assert!(matches!(e, ModelError::NotCrops { .. }), "{floats}: {e:?}");
+        assert!(e.to_string().contains("not whole") && !e.to_string().contains("damaged"), "{e}");
+    }
+    assert_eq!(model.run(&vec![0.5; 2 * 3 * 32 * 32]).unwrap().logits.len(), 2);
 }
 
 /// Per class: (right, seen); and which class was taken for which.

@@ -35,6 +35,9 @@ pub enum ModelError {
     Unreadable { path: String, reason: String },
     #[error("the piece model ({model}) is damaged: {reason}; rebuild it with models/piece/rebuild.sh or unset {MODEL_VAR}")]
     Damaged { model: String, reason: String },
+    /// The caller's mistake, not the model's: the floats handed in are not whole crops.
+    #[error("{floats} floats are not whole {CROP}x{CROP} crops of 3 channels (a batch of {per} floats each)")]
+    NotCrops { floats: usize, per: usize },
 }
 
 /// One square's reading: the most likely class, how sure, and every class's probability.
@@ -105,7 +108,7 @@ impl PieceModel {
         let per = 3 * CROP * CROP;
         let n = crops.len() / per;
         if n == 0 || crops.len() % per != 0 {
-            return Err(damaged(format!("{} floats are not whole crops of {per}", crops.len())));
+            return Err(ModelError::NotCrops { floats: crops.len(), per });
         }
         let input = Tensor::from_array(([n, 3, CROP, CROP], crops.to_vec())).map_err(|e| damaged(e.to_string()))?;
         let outputs = self.session.run(ort::inputs!["crops" => input]).map_err(|e| damaged(e.to_string()))?;
