@@ -1,5 +1,6 @@
 //! Hands found in rendered frames (many cameras, boards, skins, sleeves and lights): the number
-//! of arms over the board and the square under the fingertips, against the renderer's truth.
+//! of arms over the board and the square under the fingertips, against the renderer's truth;
+//! and in real footage, against frames marked by eye.
 //! Prints the figures; `cargo test --release --test hands -- --nocapture` shows them.
 
 use touchmove::sim::camera::{Camera, square_at};
@@ -57,4 +58,52 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     // met yet; these bounds guard against getting worse meanwhile.
     assert!(count_rate > 0.78, "{count_rate}");
     assert!(tip_rate > 0.5, "{tip_rate}");
+}
+
+/// The frames of a real clip in which vision reports an arm over the playing area (its
+/// fingertips over a square, or a square under it), vision started as replay starts it.
+fn frames_with_hands(clip: &str, start: &shakmaty::Board) -> Vec<bool> {
+    use touchmove::source::{SourceSpec, open};
+    let path = format!("{}/../shared/real/video/{clip}", env!("CARGO_MANIFEST_DIR"));
+    let mut source = open(&SourceSpec::parse(&path)).unwrap();
+    // Frame 0 of scholarsmate.avi carries a title over the picture; replay's opening skips such
+    // a frame, as this does.
+    let _ = source.next();
+    let first = source.next().unwrap().unwrap();
+    let mut vision = touchmove::vision::frame::Vision::start(&first.image, None, start).unwrap();
+    let mut out = vec![false, false];
+    for frame in source.flatten() {
+        let obs = vision.observe(frame.index, frame.t, &frame.image).unwrap();
+        assert_eq!(frame.index as usize, out.len());
+        out.push(obs.hands.iter().any(|h| h.extremity_square.is_some() || !h.covers.is_empty()));
+    }
+    out
+}
+
+/// `video/play-chess-with-a-webcam/scholarsmate.avi`, marked by eye: frames with an arm over
+/// the board, and frames with none (away from an arm's leaving, which is still reported for a
+/// few frames). The webcam changes its exposure and the light in the first half second (a lamp's
+/// hard shadows give way to diffuse light) and players' shadows cross the table: none of it is an
+/// arm. Every arm is found; of the frames with none, 10 of 14 are right (before the settled view
+/// followed exposure and shadows: 6). The phantoms left: frame 16 (the light still changing),
+/// 272 and 280 (the queen gone from h5, whose head leant out of the picture), 296 (a shadow
+/// over the side of the board).
+#[test]
+fn arms_over_a_real_board_are_found_and_light_changes_are_not_arms() {
+    let seen = frames_with_hands("play-chess-with-a-webcam/scholarsmate.avi", &shakmaty::Board::default());
+    let arms = [40, 48, 56, 72, 96, 104, 152, 160, 168, 176, 200, 232, 240, 248, 256];
+    let none = [8, 16, 120, 128, 136, 216, 272, 280, 288, 296, 304, 312, 320, 328];
+    let missed: Vec<usize> = arms.iter().copied().filter(|&f| !seen[f]).collect();
+    let phantoms: Vec<usize> = none.iter().copied().filter(|&f| seen[f]).collect();
+    println!("scholarsmate.avi: arms found in {}/{} marked frames, none reported in {}/{} (phantoms in {phantoms:?})", arms.len() - missed.len(), arms.len(), none.len() - phantoms.len(), none.len());
+    assert!(missed.is_empty(), "arms missed in frames {missed:?}");
+    assert!(phantoms.len() <= 4, "phantom arms in frames {phantoms:?}");
+}
+
+/// `video/play-chess-with-a-webcam/emptyBoard001.avi`: an empty board and no one near it.
+#[test]
+fn no_arm_over_an_empty_real_board() {
+    let seen = frames_with_hands("play-chess-with-a-webcam/emptyBoard001.avi", &shakmaty::Board::empty());
+    let phantoms: Vec<usize> = (0..seen.len()).filter(|&f| seen[f]).collect();
+    assert!(phantoms.is_empty(), "phantom arms in frames {phantoms:?}");
 }

@@ -4,12 +4,14 @@
 //! inside the board — is never a hand. The settled view is renewed region by region: a change
 //! inside the board that stays still (a piece set down, a square left empty) joins it within a
 //! few frames, while anything joined to the edge must stay still for seconds, and the light is
-//! followed only far from anything new, so a slowly creeping arm never seeps into it. Skin
-//! colour plays no part, so sleeves, gloves and any skin tone are hands alike. Regions are
-//! followed from frame to frame by overlap, so two arms stay two and keep their ids; an arm
-//! lost for a few frames keeps its id and, briefly, its place. The fingertips are the region's
-//! far end over the board from where it enters, put back over the square they hover above with
-//! the camera's pose (they hold at a piece's height, not on the board).
+//! followed only far from anything new, so a slowly creeping arm never seeps into it. What the
+//! camera does to the whole view (exposure, white balance) is applied to the settled view at
+//! once, and a shadow, however deep, is told from an arm by the board's pattern still showing
+//! through it. Skin colour plays no part, so sleeves, gloves and any skin tone are hands alike.
+//! Regions are followed from frame to frame by overlap, so two arms stay two and keep their
+//! ids; an arm lost for a few frames keeps its id and, briefly, its place. The fingertips are
+//! the region's far end over the board from where it enters, put back over the square they
+//! hover above with the camera's pose (they hold at a piece's height, not on the board).
 
 use opencv::core::{self, Mat, Point, Rect, Scalar, Size};
 use opencv::imgproc;
@@ -57,6 +59,22 @@ const HOLD_FRAMES: u32 = 6;
 /// Frames a change that reaches into the margin, but not off the view, must stay still
 /// before it is settled.
 const BAND_SETTLE_FRAMES: u16 = 15;
+/// The side of the patch, in view pixels, over which the view is compared with the settled
+/// view for the board's pattern showing through a shadow.
+const SHADE_WINDOW: i32 = 9;
+/// The least spread of grey levels in a patch of the settled view for it to have a pattern.
+const SHADE_TEXTURE: f32 = 8.0;
+/// How closely a patch must follow the settled view's pattern to be the board in shadow.
+const SHADE_CORRELATION: f32 = 0.8;
+/// An arm runs off the view at least 1/WRIST_FRACTION of a square wide.
+const WRIST_FRACTION: i32 = 2;
+/// A change of the whole view's brightness or colour balance beyond this (as a gain per
+/// channel) is the camera's exposure or white balance, not something new: the settled view
+/// is scaled to it at once.
+const GAIN_LEVEL: f64 = 0.02;
+/// Every this many pixels is sampled for the whole view's gain (a prime: no pattern of the
+/// squares falls in step with it).
+const GAIN_STRIDE: usize = 7;
 
 pub struct HandDetector {
     /// The settled view: the board and the table as they stand with no arm over them.
@@ -165,6 +183,94 @@ fn changed(view: &Mat, background: &Mat) -> Result<Mat, VisionError> {
     Ok(mask)
 }
 
+/// Clears, from the changed pixels, those where the board's own pattern still shows: under a
+/// shadow, however deep or tinted, the edges of squares and pieces stay where they were and only
+/// dim, so the view and the settled view correlate there; an arm hides the pattern. Where the
+/// settled view has no pattern (inside a plain square) nothing can be said, and the pixel stays
+/// changed: such patches of shadow are cut apart by the cleared edges between them and settle
+/// like any change inside the board.
+fn unshade(view: &Mat, background: &Mat, mask: &mut Mat) -> Result<(), VisionError> {
+    let grey = |m: &Mat| -> Result<Mat, VisionError> {
+        let mut g = Mat::default();
+        imgproc::cvt_color_def(m, &mut g, imgproc::COLOR_BGR2GRAY)?;
+        let mut f = Mat::default();
+        g.convert_to(&mut f, core::CV_32F, 1.0, 0.0)?;
+        Ok(f)
+    };
+    let (v, b) = (grey(view)?, grey(background)?);
+    let window = Size::new(SHADE_WINDOW, SHADE_WINDOW);
+    let local = |m: &Mat| -> Result<Mat, VisionError> {
+        let mut out = Mat::default();
+        imgproc::blur(m, &mut out, window, Point::new(-1, -1), core::BORDER_REFLECT)?;
+        Ok(out)
+    };
+    let product = |x: &Mat, y: &Mat| -> Result<Mat, VisionError> {
+        let mut out = Mat::default();
+        core::multiply(x, y, &mut out, 1.0, -1)?;
+        local(&out)
+    };
+    let (mv, mb) = (local(&v)?, local(&b)?);
+    let (vv, bb, vb) = (product(&v, &v)?, product(&b, &b)?, product(&v, &b)?);
+    let (mv, mb, vv, bb, vb) = (mv.data_typed::<f32>()?, mb.data_typed::<f32>()?, vv.data_typed::<f32>()?, bb.data_typed::<f32>()?, vb.data_typed::<f32>()?);
+    let texture = SHADE_TEXTURE * SHADE_TEXTURE;
+    for (i, o) in mask.data_bytes_mut()?.iter_mut().enumerate() {
+        if *o == 0 {
+            continue;
+        }
+        let var_b = bb[i] - mb[i] * mb[i];
+        let var_v = vv[i] - mv[i] * mv[i];
+        // The pattern may dim to a fifth under a deep shadow, but must still be there.
+        if var_b < texture || var_v < texture / 25.0 {
+            continue;
+        }
+        let ncc = (vb[i] - mv[i] * mb[i]) / (var_b * var_v).sqrt();
+        if ncc >= SHADE_CORRELATION {
+            *o = 0;
+        }
+    }
+    Ok(())
+}
+
+/// Per channel, how much brighter the whole view is than the settled one: the median ratio
+/// over a sample of pixels, so an arm over part of the view does not sway it. Pixels near black
+/// or white say nothing (their ratio is noise or clipped).
+fn gain(view: &Mat, background: &Mat) -> Result<[f64; 3], VisionError> {
+    let (now, was) = (view.data_bytes()?, background.data_bytes()?);
+    let mut out = [1.0; 3];
+    for (k, g) in out.iter_mut().enumerate() {
+        let mut ratios: Vec<f32> = (0..now.len() / 3)
+            .step_by(GAIN_STRIDE)
+            .map(|i| (now[3 * i + k], was[3 * i + k]))
+            .filter(|&(a, b)| (12..244).contains(&a) && (12..244).contains(&b))
+            .map(|(a, b)| a as f32 / b as f32)
+            .collect();
+        if ratios.len() >= 64 {
+            let mid = ratios.len() / 2;
+            *g = *ratios.select_nth_unstable_by(mid, f32::total_cmp).1 as f64;
+        }
+    }
+    Ok(out)
+}
+
+/// Webcams change their exposure and white balance as arms and light come and go, the whole
+/// view at once and within a few frames: faster than light is followed, and by more than a
+/// shadow's colour shift. Unfollowed, the whole view would differ from the settled one and be
+/// taken for an arm over everything; then parts of it would settle while players move, and
+/// leave ghost arms behind. So a change of the whole view is applied to the settled view as
+/// soon as it is seen.
+fn follow_exposure(view: &Mat, background: &mut Mat) -> Result<(), VisionError> {
+    let g = gain(view, background)?;
+    if g.iter().all(|g| (g - 1.0).abs() <= GAIN_LEVEL) {
+        return Ok(());
+    }
+    for px in background.data_bytes_mut()?.chunks_exact_mut(3) {
+        for (v, g) in px.iter_mut().zip(g) {
+            *v = (*v as f64 * g).round().clamp(0.0, 255.0) as u8;
+        }
+    }
+    Ok(())
+}
+
 impl HandDetector {
     pub fn new() -> HandDetector {
         HandDetector::default()
@@ -178,11 +284,12 @@ impl HandDetector {
 
     /// The hands in a rectified frame (White at the bottom), with the squares they cover.
     pub fn detect(&mut self, rect: &Rectifier, view: &Mat) -> Result<Vec<HandObs>, VisionError> {
-        let Some(background) = &self.background else {
+        let Some(background) = &mut self.background else {
             self.background = Some(view.try_clone()?);
             self.calm = vec![0; (view.rows() * view.cols()) as usize];
             return Ok(Vec::new());
         };
+        follow_exposure(view, background)?;
         let mask = changed(view, background)?;
         let k = imgproc::get_structuring_element(imgproc::MORPH_ELLIPSE, Size::new(5, 5), Point::new(-1, -1))?;
         let mut opened = Mat::default();
@@ -192,6 +299,8 @@ impl HandDetector {
         let k2 = imgproc::get_structuring_element(imgproc::MORPH_ELLIPSE, Size::new(11, 11), Point::new(-1, -1))?;
         let mut closed = Mat::default();
         imgproc::morphology_ex(&opened, &mut closed, imgproc::MORPH_CLOSE, &k2, Point::new(-1, -1), 1, core::BORDER_CONSTANT, edge)?;
+        // After closing, which would bridge the gaps the board's pattern cuts in a shadow.
+        unshade(view, background, &mut closed)?;
         self.note_motion(view)?;
         let (mut labels, mut stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
         let n = imgproc::connected_components_with_stats(&closed, &mut labels, &mut stats, &mut centroids, 8, core::CV_32S)? as usize;
@@ -228,10 +337,13 @@ impl HandDetector {
         let mut smooth = Mat::default();
         imgproc::blur_def(view, &mut smooth, Size::new(3, 3))?;
         let Some(last) = self.last_smooth.replace(smooth) else { return Ok(()) };
-        let now = self.last_smooth.as_ref().expect("just set").data_bytes()?;
+        let smooth = self.last_smooth.as_ref().expect("just set");
+        // The camera changing its exposure moves no pixel: compared at the same exposure.
+        let g = gain(smooth, &last)?;
+        let now = smooth.data_bytes()?;
         let was = last.data_bytes()?;
         for (i, c) in self.calm.iter_mut().enumerate() {
-            let moved = (0..3).any(|k| now[3 * i + k].abs_diff(was[3 * i + k]) > MOTION_LEVEL);
+            let moved = (0..3).any(|k| (now[3 * i + k] as f64 - was[3 * i + k] as f64 * g[k]).abs() > MOTION_LEVEL as f64);
             *c = if moved { 0 } else { c.saturating_add(1) };
         }
         Ok(())
@@ -279,10 +391,14 @@ impl HandDetector {
         // Only what runs off the view is surely an arm; a change that reaches the margin but not
         // the view's edge is as often the square a piece left on the first or last rank (the
         // piece's image leant out over the margin), and settles soon once still.
-        let mut off_view = vec![false; n];
+        // And only what runs off it as wide as a wrist: on footage where the board fills the
+        // frame, a tall piece on an edge square leans out of the picture, and the view beyond the
+        // picture (its edge pixels repeated) carries a thin streak of it to the view's edge.
+        let mut edge_px = vec![0; n];
         for (x, y) in border(w, h, 1) {
-            off_view[data[(y * w + x) as usize] as usize] = true;
+            edge_px[data[(y * w + x) as usize] as usize] += 1;
         }
+        let off_view: Vec<bool> = edge_px.iter().map(|&c| c * WRIST_FRACTION >= px).collect();
         let settled: Vec<bool> = (0..n)
             .map(|l| {
                 let restless = if off_view[l] {
