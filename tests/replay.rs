@@ -71,6 +71,15 @@ fn a_position_too_sparse_to_learn_from_is_read_with_typical_looks() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The replay written to `out` decided exactly one move, `san`, and no violation.
+fn assert_only_move(out: &std::path::Path, san: &str, seed: u64) {
+    let decisions = std::fs::read_to_string(out.join("decisions.jsonl")).unwrap();
+    let moves: Vec<&str> = decisions.lines().filter(|l| l.contains("\"kind\":\"move\"")).collect();
+    assert_eq!(moves.len(), 1, "seed {seed}: {decisions}");
+    assert!(moves[0].contains(&format!("\"san\":\"{san}\"")), "seed {seed}, {san}: {}", moves[0]);
+    assert!(!decisions.contains("violation"), "seed {seed}: {decisions}");
+}
+
 /// A promotion in an endgame given with --fen, from the rendered under-promotion scene with the
 /// new piece swapped for each a pawn can become. The pawn is taken off and the piece brought
 /// from off the board (the arm leaving the view between the two); the board is turned by the
@@ -98,12 +107,7 @@ fn a_promotion_in_an_endgame_given_by_fen_is_recorded_with_its_piece() {
         assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
         let first: serde_json::Value = serde_json::from_str(std::fs::read_to_string(out.join("events.jsonl")).unwrap().lines().next().unwrap()).unwrap();
         assert_eq!(first["white"].as_str(), Some(white), "seed {seed}: White's edge");
-        let decisions = std::fs::read_to_string(out.join("decisions.jsonl")).unwrap();
-        let moves: Vec<&str> = decisions.lines().filter(|l| l.contains("\"kind\":\"move\"")).collect();
-        assert_eq!(moves.len(), 1, "seed {seed}: {decisions}");
-        let want = format!("\"san\":\"e8={}\"", role.upper_char());
-        assert!(moves[0].contains(&want), "seed {seed}, {role:?}: {}", moves[0]);
-        assert!(!decisions.contains("violation"), "seed {seed}: {decisions}");
+        assert_only_move(&out, &format!("e8={}", role.upper_char()), seed);
         std::fs::remove_dir_all(&dir).ok();
     }
 }
@@ -127,12 +131,7 @@ fn a_promotion_that_captures_is_recorded_with_its_piece() {
         let out = dir.join("out");
         let run = touchmove(&["replay", dir.join("video.mp4").to_str().unwrap(), "--fen", &scene.start, "--out", out.to_str().unwrap()]);
         assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-        let decisions = std::fs::read_to_string(out.join("decisions.jsonl")).unwrap();
-        let moves: Vec<&str> = decisions.lines().filter(|l| l.contains("\"kind\":\"move\"")).collect();
-        assert_eq!(moves.len(), 1, "seed {seed}: {decisions}");
-        let want = format!("\"san\":\"exd8={}\"", role.upper_char());
-        assert!(moves[0].contains(&want), "seed {seed}, {role:?}: {}", moves[0]);
-        assert!(!decisions.contains("violation"), "seed {seed}: {decisions}");
+        assert_only_move(&out, &format!("exd8={}", role.upper_char()), seed);
         std::fs::remove_dir_all(&dir).ok();
     }
 }
