@@ -11,7 +11,7 @@ use super::hands::HandDetector;
 use super::pieces::promotion::Promotions;
 use super::rectify::Rectifier;
 use super::squares::SquareReader;
-use crate::types::{BoardGeometry, ImageSide, Observation};
+use crate::types::{BoardGeometry, ImageSide, Observation, SquareState};
 
 /// Pixels per square of the rectified board: the square reader's working size.
 const PX: i32 = super::squares::CELL as i32;
@@ -26,6 +26,15 @@ const CHANGE_LEVEL: f64 = 20.0;
 /// nearest: an arm the hand finder missed moves within that time, a piece unlike the ones
 /// learned from (a knight promoted in an endgame given with --fen) stays.
 const UNFIT_FRAMES: u16 = 30;
+/// Squares that, clear of any arm, show another look than they last surely did, for the
+/// board's look to have changed as a whole (a lamp switched, a webcam's exposure jumping) rather
+/// than pieces moved: a move changes four squares at most (castling), and under an arm.
+const RELOOK_SQUARES: usize = 5;
+/// Frames a change of the whole look may last before what is read is taken as it is (the board
+/// set up anew, or the light changed for good and the looks adapted as far as they can).
+const RELOOK_FRAMES: u16 = 150;
+/// Confidence a reading needs to count as how a square surely is.
+const SURE: f32 = 0.9;
 
 pub struct Vision {
     pub geometry: BoardGeometry,
@@ -37,6 +46,10 @@ pub struct Vision {
     hands: HandDetector,
     /// Per square: frames in a row it has fit no look with no arm near it.
     unfit: [u16; 64],
+    /// Per square: what it last surely showed while the board's look held.
+    sure: [SquareState; 64],
+    /// Frames in a row the board's look has been changed as a whole.
+    relook: u16,
     /// Names the piece a promotion sets down; or why pieces cannot be named.
     promotions: Result<Promotions, String>,
 }
@@ -142,7 +155,12 @@ impl Vision {
         let mut hands = HandDetector::with_pose(pose);
         hands.detect(&rect, &view)?;
         let promotions = Promotions::new(&geometry, first, known);
-        Ok(Vision { geometry, rect, squares, hands, learned, unfit: [0; 64], promotions })
+        let sure = std::array::from_fn(|i| match known.color_at(Square::new(i as u32)) {
+            None => SquareState::Empty,
+            Some(shakmaty::Color::White) => SquareState::White,
+            Some(shakmaty::Color::Black) => SquareState::Black,
+        });
+        Ok(Vision { geometry, rect, squares, hands, learned, unfit: [0; 64], sure, relook: 0, promotions })
     }
 
     /// Why promoted pieces cannot be named (recorded as queens), if they cannot.
@@ -163,7 +181,7 @@ impl Vision {
         let reading = self.squares.analyse_adapting(&board_of(&self.rect, &view)?)?;
         let mut squares = reading.squares.clone();
         for (i, obs) in squares.iter_mut().enumerate() {
-            let unfit = obs.state == crate::types::SquareState::Occluded && !hidden.contains(Square::new(i as u32));
+            let unfit = obs.state == SquareState::Occluded && !hidden.contains(Square::new(i as u32));
             self.unfit[i] = if unfit { self.unfit[i].saturating_add(1) } else { 0 };
             if self.unfit[i] >= UNFIT_FRAMES {
                 if let Some(state) = self.squares.nearest(&reading, i) {
@@ -173,6 +191,26 @@ impl Vision {
         }
         for sq in hidden {
             squares[usize::from(sq)] = crate::types::SquareObs::OCCLUDED;
+        }
+        // When many squares clear of any arm read otherwise than they surely were, the light
+        // changed, not the pieces: those squares are reported unsure, so the tracker keeps what
+        // it knew, until the looks adapt (or, after a long while, what is read is taken).
+        let differs: Vec<bool> = (0..64).map(|i| squares[i].state != SquareState::Occluded && squares[i].state != self.sure[i]).collect();
+        let off = differs.iter().filter(|&&d| d).count();
+        self.relook = if off >= RELOOK_SQUARES { self.relook.saturating_add(1) } else { 0 };
+        if self.relook > 0 && self.relook < RELOOK_FRAMES {
+            if std::env::var_os("TOUCHMOVE_DEBUG").is_some() {
+                eprintln!("frame {index}: {off} squares read otherwise than they surely were, with no arm over them: the light changed; reported unsure");
+            }
+            for (obs, _) in squares.iter_mut().zip(&differs).filter(|(_, d)| **d) {
+                *obs = crate::types::SquareObs::OCCLUDED;
+            }
+        } else {
+            for (sure, obs) in self.sure.iter_mut().zip(&squares) {
+                if obs.state != SquareState::Occluded && obs.confidence >= SURE {
+                    *sure = obs.state;
+                }
+            }
         }
         if let Ok(p) = self.promotions.as_mut() {
             p.name(frame, &mut squares);
