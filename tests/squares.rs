@@ -399,12 +399,8 @@ fn a_sudden_change_of_light_moves_no_piece() {
     let frames: Vec<_> = source.by_ref().take(20).map(|f| f.unwrap()).collect();
     // Frame 0 carries a title; replay starts from frame 1, as this does.
     let mut vision = Vision::start(&frames[1].image, None, &Board::default()).unwrap();
-    let start = Board::default();
-    let want = |sq: Square| match start.color_at(sq) {
-        None => SquareState::Empty,
-        Some(Color::White) => SquareState::White,
-        Some(Color::Black) => SquareState::Black,
-    };
+    let start = SquareState::of_board(&Board::default());
+    let want = |sq: Square| start[usize::from(sq)];
     let mut right_at_19 = 0;
     for f in &frames[2..] {
         let obs = vision.observe(f.index, f.t, &f.image).unwrap();

@@ -3,7 +3,7 @@
 //! outline, fingertip square and covered squares; the clock's buttons. They let the tracker be
 //! tested on its own, before any pixel is read.
 
-use shakmaty::{Color, Square};
+use shakmaty::Square;
 
 use super::camera::{Camera, HALF_BOARD_CM, SQUARE_CM, square_at, square_centre};
 use super::render::arms;
@@ -49,7 +49,7 @@ pub fn ideal(tl: &Timeline, cam: &Camera) -> Vec<Observation> {
                     match resting_on(world, sq) {
                         None => SquareObs { state: SquareState::Empty, confidence: 1.0, role: None },
                         Some(p) => SquareObs {
-                            state: if p.color == Color::White { SquareState::White } else { SquareState::Black },
+                            state: SquareState::of(Some(p)),
                             confidence: 1.0,
                             role: Some(p.role),
                         },

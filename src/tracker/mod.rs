@@ -133,21 +133,13 @@ pub struct Tracker {
     out: Vec<Event>,
 }
 
-fn state_of(p: Option<Piece>) -> SquareState {
-    match p {
-        None => SquareState::Empty,
-        Some(p) if p.color == Color::White => SquareState::White,
-        Some(_) => SquareState::Black,
-    }
-}
-
 impl Tracker {
     pub fn new(cfg: TrackerConfig) -> Tracker {
         let mut belief = [None; 64];
         for (sq, p) in cfg.start.iter() {
             belief[usize::from(sq)] = Some(p);
         }
-        let candidate = std::array::from_fn(|i| (state_of(belief[i]), 0));
+        let candidate = std::array::from_fn(|i| (SquareState::of(belief[i]), 0));
         let (next_hand, to_move) = (cfg.first_hand, cfg.to_move);
         Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], dirty: false, started: false, out: Vec::new() }
     }
@@ -169,7 +161,7 @@ impl Tracker {
         for sq in Square::ALL {
             let p = board.piece_at(sq);
             self.belief[usize::from(sq)] = p;
-            self.candidate[usize::from(sq)] = (state_of(p), 0);
+            self.candidate[usize::from(sq)] = (SquareState::of(p), 0);
         }
         self.unattended.clear();
         self.loose.clear();
@@ -343,7 +335,7 @@ impl Tracker {
                 self.hidden_at[i] = obs.t;
                 continue;
             }
-            let settled = state_of(self.belief[i]);
+            let settled = SquareState::of(self.belief[i]);
             if seen == settled {
                 self.candidate[i] = (settled, 0);
                 continue;
@@ -561,8 +553,6 @@ impl Tracker {
     }
 }
 
-/// Whether `piece` on `from` could move to `to` on a board with `occupied` squares (any
-/// capture allowed): enough to pick which hidden square a piece came from.
 /// Whether `sq` is on the rank where `color`'s pawns promote.
 fn on_far_rank(color: Color, sq: Square) -> bool {
     sq.rank() == if color == Color::White { shakmaty::Rank::Eighth } else { shakmaty::Rank::First }
@@ -576,6 +566,8 @@ fn can_stand(p: Piece, sq: Square) -> bool {
     p.role != Role::Pawn || !matches!(sq.rank(), shakmaty::Rank::First | shakmaty::Rank::Eighth)
 }
 
+/// Whether `piece` on `from` could move to `to` on a board with `occupied` squares (any
+/// capture allowed): enough to pick which hidden square a piece came from.
 fn reaches(piece: Piece, from: Square, to: Square, occupied: shakmaty::Bitboard) -> bool {
     use shakmaty::attacks;
     match piece.role {
@@ -605,7 +597,7 @@ mod side_unknown {
     use crate::types::{HandObs, SquareObs};
 
     fn frame(n: u64, board: &Board, hand: Option<HandObs>) -> Observation {
-        let squares = Square::ALL.iter().map(|&sq| SquareObs { state: state_of(board.piece_at(sq)), confidence: 1.0, role: None }).collect();
+        let squares = Square::ALL.iter().map(|&sq| SquareObs { state: SquareState::of(board.piece_at(sq)), confidence: 1.0, role: None }).collect();
         Observation { frame: n, t: n as f64 / 30.0, squares, hands: hand.into_iter().collect(), clock: None, board_lost: false }
     }
 

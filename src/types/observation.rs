@@ -3,7 +3,7 @@
 //! (which knows the game) decides what happened.
 
 use serde::{Deserialize, Serialize};
-use shakmaty::{Role, Square};
+use shakmaty::{Board, Color, Piece, Role, Square};
 
 use super::{ImageSide, Side};
 
@@ -25,6 +25,22 @@ pub enum SquareState {
     Black,
     /// Hidden (by a hand, an arm, a head): nothing can be said.
     Occluded,
+}
+
+impl SquareState {
+    /// What a square holding `piece` shows.
+    pub fn of(piece: Option<Piece>) -> SquareState {
+        match piece.map(|p| p.color) {
+            None => SquareState::Empty,
+            Some(Color::White) => SquareState::White,
+            Some(Color::Black) => SquareState::Black,
+        }
+    }
+
+    /// What each square of `board` shows, a1 first.
+    pub fn of_board(board: &Board) -> [SquareState; 64] {
+        std::array::from_fn(|i| SquareState::of(board.piece_at(Square::new(i as u32))))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

@@ -155,12 +155,7 @@ impl Vision {
         let mut hands = HandDetector::with_pose(pose);
         hands.detect(&rect, &view)?;
         let promotions = Promotions::new(&geometry, first, known);
-        let sure = std::array::from_fn(|i| match known.color_at(Square::new(i as u32)) {
-            None => SquareState::Empty,
-            Some(shakmaty::Color::White) => SquareState::White,
-            Some(shakmaty::Color::Black) => SquareState::Black,
-        });
-        Ok(Vision { geometry, rect, squares, hands, learned, unfit: [0; 64], sure, relook: 0, promotions })
+        Ok(Vision { geometry, rect, squares, hands, learned, unfit: [0; 64], sure: SquareState::of_board(known), relook: 0, promotions })
     }
 
     /// Why promoted pieces cannot be named (recorded as queens), if they cannot.

@@ -11,7 +11,7 @@
 //! piece): queens 6/6 named right, rooks 5/6, bishops 5/6, knights 3/6 (the others as bishops).
 
 use opencv::core::Mat;
-use shakmaty::{Board, Color, Role, Square};
+use shakmaty::{Board, Role, Square};
 
 use super::model::{PieceModel, PieceReader};
 use super::{CROP, PieceCrops, piece_of};
@@ -47,12 +47,7 @@ impl Promotions {
         let cutter = PieceCrops::new(g, first.cols() as f64, first.rows() as f64).map_err(|e| e.to_string())?;
         let model = PieceModel::shipped().map_err(|e| e.to_string())?;
         let reader = PieceReader::learn(model, &cutter.cut(first).map_err(|e| e.to_string())?, known).map_err(|e| e.to_string())?;
-        let last = std::array::from_fn(|i| match known.color_at(Square::new(i as u32)) {
-            None => SquareState::Empty,
-            Some(Color::White) => SquareState::White,
-            Some(Color::Black) => SquareState::Black,
-        });
-        Ok(Promotions { cutter, reader, last, arrived: [0; 64], named: [None; 64] })
+        Ok(Promotions { cutter, reader, last: SquareState::of_board(known), arrived: [0; 64], named: [None; 64] })
     }
 
     /// Gives a promoted piece's role to the first- and last-rank squares of `squares` where a
