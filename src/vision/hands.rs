@@ -190,9 +190,18 @@ fn changed(view: &Mat, background: &Mat) -> Result<Mat, VisionError> {
 /// changed: such patches of shadow are cut apart by the cleared edges between them and settle
 /// like any change inside the board.
 fn unshade(view: &Mat, background: &Mat, mask: &mut Mat) -> Result<(), VisionError> {
+    // Only around what changed, which is often nothing (no arm in view): the patch statistics
+    // of a pixel need its window, and no more.
+    let changed = imgproc::bounding_rect(&*mask)?;
+    if changed.area() == 0 {
+        return Ok(());
+    }
+    let r = SHADE_WINDOW / 2;
+    let full = Rect::new(0, 0, mask.cols(), mask.rows());
+    let around = Rect::new(changed.x - r, changed.y - r, changed.width + 2 * r, changed.height + 2 * r) & full;
     let grey = |m: &Mat| -> Result<Mat, VisionError> {
         let mut g = Mat::default();
-        imgproc::cvt_color_def(m, &mut g, imgproc::COLOR_BGR2GRAY)?;
+        imgproc::cvt_color_def(&Mat::roi(m, around)?, &mut g, imgproc::COLOR_BGR2GRAY)?;
         let mut f = Mat::default();
         g.convert_to(&mut f, core::CV_32F, 1.0, 0.0)?;
         Ok(f)
@@ -213,19 +222,26 @@ fn unshade(view: &Mat, background: &Mat, mask: &mut Mat) -> Result<(), VisionErr
     let (vv, bb, vb) = (product(&v, &v)?, product(&b, &b)?, product(&v, &b)?);
     let (mv, mb, vv, bb, vb) = (mv.data_typed::<f32>()?, mb.data_typed::<f32>()?, vv.data_typed::<f32>()?, bb.data_typed::<f32>()?, vb.data_typed::<f32>()?);
     let texture = SHADE_TEXTURE * SHADE_TEXTURE;
-    for (i, o) in mask.data_bytes_mut()?.iter_mut().enumerate() {
-        if *o == 0 {
-            continue;
-        }
-        let var_b = bb[i] - mb[i] * mb[i];
-        let var_v = vv[i] - mv[i] * mv[i];
-        // The pattern may dim to a fifth under a deep shadow, but must still be there.
-        if var_b < texture || var_v < texture / 25.0 {
-            continue;
-        }
-        let ncc = (vb[i] - mv[i] * mb[i]) / (var_b * var_v).sqrt();
-        if ncc >= SHADE_CORRELATION {
-            *o = 0;
+    // Every changed pixel lies at least a window's half inside `around` or on the view's edge,
+    // so its statistics are those of the whole view.
+    let w = around.width as usize;
+    let mut part = Mat::roi_mut(mask, around)?;
+    for y in 0..around.height {
+        for (x, o) in part.at_row_mut::<u8>(y)?.iter_mut().enumerate() {
+            if *o == 0 {
+                continue;
+            }
+            let i = y as usize * w + x;
+            let var_b = bb[i] - mb[i] * mb[i];
+            let var_v = vv[i] - mv[i] * mv[i];
+            // The pattern may dim to a fifth under a deep shadow, but must still be there.
+            if var_b < texture || var_v < texture / 25.0 {
+                continue;
+            }
+            let ncc = (vb[i] - mv[i] * mb[i]) / (var_b * var_v).sqrt();
+            if ncc >= SHADE_CORRELATION {
+                *o = 0;
+            }
         }
     }
     Ok(())
@@ -342,6 +358,14 @@ impl HandDetector {
         let g = gain(smooth, &last)?;
         let now = smooth.data_bytes()?;
         let was = last.data_bytes()?;
+        if g == [1.0; 3] {
+            // The usual case, the same exposure: whole levels compare as they are.
+            for (i, c) in self.calm.iter_mut().enumerate() {
+                let moved = (0..3).any(|k| now[3 * i + k].abs_diff(was[3 * i + k]) > MOTION_LEVEL);
+                *c = if moved { 0 } else { c.saturating_add(1) };
+            }
+            return Ok(());
+        }
         for (i, c) in self.calm.iter_mut().enumerate() {
             let moved = (0..3).any(|k| (now[3 * i + k] as f64 - was[3 * i + k] as f64 * g[k]).abs() > MOTION_LEVEL as f64);
             *c = if moved { 0 } else { c.saturating_add(1) };
