@@ -20,6 +20,7 @@ fn row(states: &[SquareState]) -> String {
                 SquareState::White => 'w',
                 SquareState::Black => 'b',
                 SquareState::Occluded => '?',
+                SquareState::Piece => 'p',
             });
         }
         if rank > 0 {

@@ -404,10 +404,9 @@ fn a_sudden_change_of_light_moves_no_piece() {
     let mut right_at_19 = 0;
     for f in &frames[2..] {
         let obs = vision.observe(f.index, f.t, &f.image).unwrap();
-        let wrong: Vec<Square> = Square::ALL.into_iter().filter(|&sq| {
-            let seen = obs.squares[usize::from(sq)].state;
-            seen != SquareState::Occluded && seen != want(sq)
-        }).collect();
+        // Unsure, or a piece of colour untold where one stands, is not wrong.
+        let board = Board::default();
+        let wrong: Vec<Square> = Square::ALL.into_iter().filter(|&sq| !obs.squares[usize::from(sq)].state.fits(board.piece_at(sq))).collect();
         if f.index <= 12 {
             assert!(wrong.is_empty(), "frame {}: misread {wrong:?}", f.index);
         }
@@ -415,4 +414,36 @@ fn a_sudden_change_of_light_moves_no_piece() {
     }
     println!("scholarsmate.avi: frames 2-12 read with no square wrong; {right_at_19} of 64 read right at frame 19");
     assert!(right_at_19 >= 32, "{right_at_19}");
+}
+
+/// `video/play-chess-with-a-webcam/scholarsmate.avi`, frames 104–150: White's queen stands on
+/// h5 at the picture's top edge, her shaded side to the camera, and reads darker than any white
+/// piece learned from (nearer the black pieces' look); no arm is near her. She must never read as
+/// a black piece or as nothing: a piece of colour untold is what vision can say, and the tracker
+/// knows whose. Squares holding nothing (two of which misfit every look all game, f4 and f6)
+/// must never be called pieces.
+#[test]
+fn a_shaded_piece_is_a_piece_of_colour_untold_never_the_other_colour() {
+    use touchmove::source::{SourceSpec, open};
+    use touchmove::vision::frame::Vision;
+    let mut source = open(&SourceSpec::parse(real("video/play-chess-with-a-webcam/scholarsmate.avi").to_str().unwrap())).unwrap();
+    let frames: Vec<_> = source.by_ref().take(151).map(|f| f.unwrap()).collect();
+    let mut vision = Vision::start(&frames[1].image, None, &Board::default()).unwrap();
+    // After 1. e4 e5 2. Qh5 Nc6.
+    let after: Board = "r1bqkbnr/pppp1ppp/2n5/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR".parse().unwrap();
+    let (mut untold, mut white) = (0, 0);
+    for f in &frames[2..] {
+        let obs = vision.observe(f.index, f.t, &f.image).unwrap();
+        if f.index < 104 {
+            continue;
+        }
+        let h5 = obs.squares[usize::from(Square::H5)].state;
+        assert!(matches!(h5, SquareState::Piece | SquareState::White), "frame {}: h5 read {h5:?}", f.index);
+        untold += (h5 == SquareState::Piece) as usize;
+        white += (h5 == SquareState::White) as usize;
+        for sq in Square::ALL.into_iter().filter(|&sq| after.piece_at(sq).is_none()) {
+            assert_ne!(obs.squares[usize::from(sq)].state, SquareState::Piece, "frame {}: empty {sq} read as a piece", f.index);
+        }
+    }
+    println!("scholarsmate.avi frames 104-150: h5's queen read as a piece of colour untold in {untold}, white in {white}");
 }

@@ -100,7 +100,8 @@ fn placement(read: &[SquareObs], known: Option<&Board>, types: Option<&[PieceGue
     let mut cells = [Cell::Unknown; 64];
     for (sq, obs) in read.iter().enumerate().take(64) {
         let color = match obs.state {
-            SquareState::Occluded => continue,
+            // A piece of colour untold is unknown to a placement, which names pieces.
+            SquareState::Occluded | SquareState::Piece => continue,
             SquareState::Empty => {
                 cells[sq] = Cell::Empty;
                 continue;

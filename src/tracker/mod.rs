@@ -24,6 +24,9 @@ const STILL_SQUARES: f32 = 0.15;
 /// How far inside a square, in squares, fingertips must rest for a touch.
 const TOUCH_INSET: f32 = 0.2;
 
+/// The most squares one move changes (castling).
+const MOVE_SQUARES: usize = 4;
+
 /// How long an arm may stay off the playing area before it counts as gone, seconds.
 const LEAVE_SECS: f64 = 0.4;
 
@@ -129,6 +132,11 @@ pub struct Tracker {
     /// The player expected to move: the other one than whose piece was set down last.
     to_move: Color,
     dirty: bool,
+    /// Whether the board changed with no hand seen since the last snapshot: such changes have
+    /// written no event, so only a snapshot tells the rules of them.
+    unheard: bool,
+    /// Squares the last frame showed unsure (hidden or misread).
+    unsure: usize,
     started: bool,
     out: Vec<Event>,
 }
@@ -141,7 +149,7 @@ impl Tracker {
         }
         let candidate = std::array::from_fn(|i| (SquareState::of(belief[i]), 0));
         let (next_hand, to_move) = (cfg.first_hand, cfg.to_move);
-        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], dirty: false, started: false, out: Vec::new() }
+        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
     }
 
     /// The board as the tracker believes it stands.
@@ -223,6 +231,7 @@ impl Tracker {
         self.clock(obs, now);
         self.snapshot(obs, now);
         self.flush(&covered);
+        self.unsure = obs.squares.iter().filter(|s| s.state == SquareState::Occluded).count();
         std::mem::take(&mut self.out)
     }
 
@@ -246,6 +255,17 @@ impl Tracker {
                 continue;
             }
             if !self.hands.contains_key(&h.id) {
+                // Changes no hand made, confirmed while no arm was over the board, reach the
+                // rules only by a snapshot: one is due now if the board had no time to settle
+                // before this arm (fast play), so that they are judged before this hand's acts;
+                // but not from a board read badly as a whole (moving, or in changing light),
+                // where more squares were unsure than a move changes.
+                let readable = self.unsure <= MOVE_SQUARES;
+                if self.unheard && readable && self.hands.is_empty() && self.candidate.iter().all(|(_, n)| *n == 0) {
+                    self.dirty = false;
+                    self.unheard = false;
+                    self.emit(now, EventKind::Board { placement: Placement::from(&self.board()), h1_light: None, white: None });
+                }
                 let side = h.side.unwrap_or(Side::from(self.to_move));
                 let event_id = self.next_hand;
                 self.next_hand += 1;
@@ -336,7 +356,9 @@ impl Tracker {
                 continue;
             }
             let settled = SquareState::of(self.belief[i]);
-            if seen == settled {
+            // A piece of colour untold where one stands is no change: vision could not tell
+            // its colour, not that it changed.
+            if seen.fits(self.belief[i]) {
                 self.candidate[i] = (settled, 0);
                 continue;
             }
@@ -364,7 +386,9 @@ impl Tracker {
                 let t = (v.start.1 + v.end.1) / 2.0;
                 (((v.start.0 + v.end.0) / 2), t)
             });
-            let hand = who.map(|(id, _)| id).or_else(|| self.hands.keys().next_back().copied());
+            // A piece of colour untold that no hand was near is not put in the last hand seen:
+            // whose it is comes from where pieces went (see apply_acts).
+            let hand = who.map(|(id, _)| id).or_else(|| if seen == SquareState::Piece { None } else { self.hands.keys().next_back().copied() });
             let role = obs.squares[i].role;
             match (settled, seen) {
                 (SquareState::Empty, c) => acts.push(Act { at: middle, until: end, hand, square: sq, lift: false, colour: colour(c), role }),
@@ -389,10 +413,13 @@ impl Tracker {
                 // No hand was seen over this square (an arm vision missed, or a piece falling):
                 // the piece that left a square goes where a piece of its colour appeared, and the
                 // next board snapshot tells the rules what now stands where.
+                self.unheard = true;
                 if act.lift {
                     self.unattended.extend(self.belief[i].take());
-                } else if let Some(color) = act.colour {
-                    let k = self.unattended.iter().rposition(|p| p.color == color && act.role.is_none_or(|r| r == p.role) && can_stand(*p, act.square));
+                } else {
+                    // Of the colour seen; any, where vision could not tell it.
+                    let colour_fits = |p: &Piece| act.colour.is_none_or(|c| p.color == c);
+                    let k = self.unattended.iter().rposition(|p| colour_fits(p) && act.role.is_none_or(|r| r == p.role) && can_stand(*p, act.square));
                     // Or from a square already seen empty but not yet counted as such.
                     let emptied = || {
                         let occupied: shakmaty::Bitboard = Square::ALL.into_iter().filter(|s| self.belief[usize::from(*s)].is_some()).collect();
@@ -400,12 +427,12 @@ impl Tracker {
                             let j = usize::from(from);
                             self.candidate[j].0 == SquareState::Empty
                                 && self.candidate[j].1 > 0
-                                && self.belief[j].is_some_and(|p| p.color == color && reaches(p, from, act.square, occupied))
+                                && self.belief[j].is_some_and(|p| colour_fits(&p) && reaches(p, from, act.square, occupied))
                         })
                     };
                     // Or one that left in a hand just gone: set down as the arm withdrew.
                     let recent = act.at.1 - LOOSE_SECS;
-                    let gone = self.loose.iter().rposition(|(p, t)| *t >= recent && p.color == color && act.role.is_none_or(|r| r == p.role) && can_stand(*p, act.square));
+                    let gone = self.loose.iter().rposition(|(p, t)| *t >= recent && colour_fits(p) && act.role.is_none_or(|r| r == p.role) && can_stand(*p, act.square));
                     let piece = match (k, gone) {
                         (Some(k), _) => self.unattended.remove(k),
                         (None, Some(g)) => self.loose.remove(g).0,
@@ -415,7 +442,12 @@ impl Tracker {
                                 self.candidate[j] = (SquareState::Empty, 0);
                                 self.belief[j].take().expect("checked above")
                             }
-                            None => Piece { color, role: act.role.unwrap_or(if can_stand(Piece { color, role: Role::Pawn }, act.square) { Role::Pawn } else { Role::Queen }) },
+                            None => {
+                                // A piece from nowhere: of the colour seen, or nothing yet where
+                                // vision could not tell it (the square is looked at again).
+                                let Some(color) = act.colour else { continue };
+                                Piece { color, role: act.role.unwrap_or(if can_stand(Piece { color, role: Role::Pawn }, act.square) { Role::Pawn } else { Role::Queen }) }
+                            }
                         },
                     };
                     self.belief[i] = Some(piece);
@@ -433,10 +465,12 @@ impl Tracker {
                 }
                 continue;
             }
-            let colour = act.colour.unwrap_or(Color::White);
+            // The colour seen; where vision could not tell it, whatever the hand holds says.
+            let colour = act.colour;
+            let colour_fits = |p: &Piece| colour.is_none_or(|c| p.color == c);
             // What this hand lifted, else what another hand of the player holds (a hand-over),
             // else a piece from off the board (a promotion).
-            let mut take = |t: &mut HandTrack| t.held.iter().rposition(|p| p.color == colour).map(|k| t.held.remove(k));
+            let mut take = |t: &mut HandTrack| t.held.iter().rposition(colour_fits).map(|k| t.held.remove(k));
             let carried = match self.hands.get_mut(&id).and_then(&mut take) {
                 Some(p) => Some(p),
                 None => self.hands.values_mut().find_map(&mut take),
@@ -460,7 +494,7 @@ impl Tracker {
             // for the rules that hand's pieces left with it.
             let recent = act.at.1 - LOOSE_SECS;
             self.loose.retain(|(_, t)| *t >= recent);
-            let loose = || self.loose.iter().rposition(|(p, _)| p.color == colour && act.role.is_none_or(|r| r == p.role) && can_stand(*p, act.square));
+            let loose = || self.loose.iter().rposition(|(p, _)| colour_fits(p) && act.role.is_none_or(|r| r == p.role) && can_stand(*p, act.square));
             let (piece, named) = match (carried, loose()) {
                 (Some(p), _) => (p, None),
                 (None, Some(k)) => {
@@ -468,8 +502,16 @@ impl Tracker {
                     (p, Some(p.role))
                 }
                 (None, None) => {
+                    // A piece from off the board: of the colour seen, or, untold, the promoting
+                    // side's where vision named a piece on a far rank; else nothing yet.
+                    let promoting = || match act.square.rank() {
+                        shakmaty::Rank::Eighth => Some(Color::White),
+                        shakmaty::Rank::First => Some(Color::Black),
+                        _ => None,
+                    };
+                    let Some(color) = colour.or_else(|| act.role.and_then(|_| promoting())) else { continue };
                     let role = act.role.unwrap_or(Role::Queen);
-                    (Piece { color: colour, role }, Some(role))
+                    (Piece { color, role }, Some(role))
                 }
             };
             self.belief[i] = Some(piece);
@@ -478,7 +520,7 @@ impl Tracker {
             if let Some(t) = self.hands.get_mut(&id) {
                 t.touched.push(act.square);
             }
-            let color = (named.is_some() && self.hands.get(&id).is_some_and(|t| Color::from(t.side) != colour)).then_some(Side::from(colour));
+            let color = (named.is_some() && self.hands.get(&id).is_some_and(|t| Color::from(t.side) != piece.color)).then_some(Side::from(piece.color));
             self.emit(act.at, EventKind::Place { hand, square: act.square, piece: named, color });
             let release = if act.until.1 > act.at.1 { act.until } else { (act.at.0 + 1, act.at.1 + step) };
             self.emit(release, EventKind::Release { hand, square: act.square });
@@ -486,12 +528,15 @@ impl Tracker {
     }
 
     /// A piece set down by a hand that holds none came from a square the arm still hides: the
-    /// one of that colour (and type, if vision named it) the hand dwelt on longest, from where
-    /// that piece could reach the square. Its lift is written now, timed by that dwell; when the square is uncovered and
-    /// seen empty, nothing more happens.
-    fn lift_unseen(&mut self, id: u32, to: Square, colour: Color, role: Option<Role>) -> Option<Piece> {
+    /// one of that colour (the hand's player's where vision could not tell it; and type, if
+    /// vision named it) the hand dwelt on longest, from where that piece could reach the square.
+    /// Its lift is written now, timed by that dwell; when the square is uncovered and seen
+    /// empty, nothing more happens.
+    fn lift_unseen(&mut self, id: u32, to: Square, colour: Option<Color>, role: Option<Role>) -> Option<Piece> {
         let occupied: shakmaty::Bitboard = Square::ALL.into_iter().filter(|s| self.belief[usize::from(*s)].is_some()).collect();
         let track = self.hands.get(&id)?;
+        // Of colour untold, the hand's player's own.
+        let colour = colour.unwrap_or(Color::from(track.side));
         let (from, visit) = track
             .longest
             .iter()
@@ -548,6 +593,7 @@ impl Tracker {
         let whole = self.unattended.is_empty() && obs.squares.iter().all(|s| s.state != SquareState::Occluded);
         if self.dirty && (whole || obs.t - since >= self.cfg.settle_secs) {
             self.dirty = false;
+            self.unheard = false;
             self.emit(now, EventKind::Board { placement: Placement::from(&self.board()), h1_light: None, white: None });
         }
     }
@@ -591,75 +637,7 @@ fn colour(s: SquareState) -> Option<Color> {
 }
 
 #[cfg(test)]
-mod side_unknown {
-    //! An arm vision cannot place on either player's side is the player's expected to move.
-    use super::*;
-    use crate::types::{HandObs, SquareObs};
+mod side_unknown;
 
-    fn frame(n: u64, board: &Board, hand: Option<HandObs>) -> Observation {
-        let squares = Square::ALL.iter().map(|&sq| SquareObs { state: SquareState::of(board.piece_at(sq)), confidence: 1.0, role: None }).collect();
-        Observation { frame: n, t: n as f64 / 30.0, squares, hands: hand.into_iter().collect(), clock: None, board_lost: false }
-    }
-
-    fn arm(side: Option<Side>) -> HandObs {
-        HandObs { id: 0, side, polygon: Vec::new(), extremity: [0.0, 0.0], extremity_square: Some(Square::D4), covers: vec![Square::D4], extremity_board: Some([3.5, 3.5]) }
-    }
-
-    fn entered(to_move: Color, side: Option<Side>) -> Side {
-        let board = Board::default();
-        let mut t = Tracker::new(TrackerConfig { to_move, ..TrackerConfig::default() });
-        let mut events = t.observe(&frame(0, &board, None));
-        for n in 1..5 {
-            events.extend(t.observe(&frame(n, &board, Some(arm(side)))));
-        }
-        events.extend(t.finish());
-        events.iter().find_map(|e| match e.kind {
-            EventKind::HandEnter { side, .. } => Some(side),
-            _ => None,
-        }).expect("the arm entered")
-    }
-
-    #[test]
-    fn an_arm_of_no_known_side_is_the_movers() {
-        assert_eq!(entered(Color::White, None), Side::White);
-        assert_eq!(entered(Color::Black, None), Side::Black);
-    }
-
-    #[test]
-    fn after_a_move_an_arm_of_no_known_side_is_the_opponents() {
-        // White's arm plays e2-e4; then an arm from a side edge comes in.
-        let start = Board::default();
-        let mut after = start.clone();
-        let pawn = after.remove_piece_at(Square::E2).expect("a pawn");
-        after.set_piece_at(Square::E4, pawn);
-        let white = |sq: Square| HandObs { side: Some(Side::White), extremity_square: Some(sq), covers: Vec::new(), ..arm(None) };
-        let mut t = Tracker::new(TrackerConfig::default());
-        let mut events = t.observe(&frame(0, &start, None));
-        let mut n = 1;
-        for (board, hand) in [(&start, white(Square::E2)), (&start, white(Square::E2)), (&start, white(Square::E2)), (&after, white(Square::E4)), (&after, white(Square::E4))] {
-            events.extend(t.observe(&frame(n, board, Some(hand))));
-            n += 1;
-        }
-        for _ in 0..20 {
-            events.extend(t.observe(&frame(n, &after, None)));
-            n += 1;
-        }
-        for _ in 0..4 {
-            events.extend(t.observe(&frame(n, &after, Some(HandObs { id: 1, ..arm(None) }))));
-            n += 1;
-        }
-        events.extend(t.finish());
-        assert!(events.iter().any(|e| matches!(e.kind, EventKind::Place { square: Square::E4, .. })), "{events:?}");
-        let sides: Vec<Side> = events.iter().filter_map(|e| match e.kind {
-            EventKind::HandEnter { side, .. } => Some(side),
-            _ => None,
-        }).collect();
-        assert_eq!(sides, [Side::White, Side::Black]);
-    }
-
-    #[test]
-    fn an_arm_vision_places_keeps_its_side() {
-        assert_eq!(entered(Color::Black, Some(Side::White)), Side::White);
-        assert_eq!(entered(Color::White, Some(Side::Black)), Side::Black);
-    }
-}
+#[cfg(test)]
+mod colour_untold;

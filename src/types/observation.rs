@@ -25,6 +25,9 @@ pub enum SquareState {
     Black,
     /// Hidden (by a hand, an arm, a head): nothing can be said.
     Occluded,
+    /// A piece stands here, but its colour cannot be told (one in deep shadow, or seen from the
+    /// side at the picture's edge): the tracker knows whose it is from where it came.
+    Piece,
 }
 
 impl SquareState {
@@ -34,6 +37,15 @@ impl SquareState {
             None => SquareState::Empty,
             Some(Color::White) => SquareState::White,
             Some(Color::Black) => SquareState::Black,
+        }
+    }
+
+    /// Whether a square showing `self` may hold `piece` (`None`: empty) as far as can be seen.
+    pub fn fits(self, piece: Option<Piece>) -> bool {
+        match self {
+            SquareState::Occluded => true,
+            SquareState::Piece => piece.is_some(),
+            s => s == SquareState::of(piece),
         }
     }
 

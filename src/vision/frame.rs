@@ -175,9 +175,22 @@ impl Vision {
         }
         let reading = self.squares.analyse_adapting(&board_of(&self.rect, &view)?)?;
         let mut squares = reading.squares.clone();
+        let misfits: shakmaty::Bitboard =
+            Square::ALL.into_iter().filter(|&sq| squares[usize::from(sq)].state == SquareState::Occluded && !hidden.contains(sq)).collect();
         for (i, obs) in squares.iter_mut().enumerate() {
-            let unfit = obs.state == SquareState::Occluded && !hidden.contains(Square::new(i as u32));
+            let sq = Square::new(i as u32);
+            let unfit = misfits.contains(sq);
             self.unfit[i] = if unfit { self.unfit[i].saturating_add(1) } else { 0 };
+            // Clear of any arm, a square that fits no look yet clearly holds a piece is said to
+            // hold one of colour untold: the tracker knows whose piece
+            // it is from where one went (a queen set down in shadow is not a black piece
+            // appearing). A piece stands alone on its square; an arm the hand finder missed
+            // spans its neighbours, which then fit no look either.
+            let alone = (shakmaty::attacks::king_attacks(sq) & misfits).is_empty();
+            if unfit && alone && self.squares.clearly_a_piece(&reading, i) == Some(true) {
+                *obs = crate::types::SquareObs { state: SquareState::Piece, confidence: 0.5, role: None };
+                continue;
+            }
             if self.unfit[i] >= UNFIT_FRAMES {
                 if let Some(state) = self.squares.nearest(&reading, i) {
                     *obs = crate::types::SquareObs { state, confidence: 0.5, role: None };
@@ -190,7 +203,13 @@ impl Vision {
         // When many squares clear of any arm read otherwise than they surely were, the light
         // changed, not the pieces: those squares are reported unsure, so the tracker keeps what
         // it knew, until the looks adapt (or, after a long while, what is read is taken).
-        let differs: Vec<bool> = (0..64).map(|i| squares[i].state != SquareState::Occluded && squares[i].state != self.sure[i]).collect();
+        let differs: Vec<bool> = (0..64)
+            .map(|i| match squares[i].state {
+                SquareState::Occluded => false,
+                SquareState::Piece => self.sure[i] == SquareState::Empty,
+                s => s != self.sure[i],
+            })
+            .collect();
         let off = differs.iter().filter(|&&d| d).count();
         self.relook = if off >= RELOOK_SQUARES { self.relook.saturating_add(1) } else { 0 };
         if self.relook > 0 && self.relook < RELOOK_FRAMES {
@@ -202,7 +221,7 @@ impl Vision {
             }
         } else {
             for (sure, obs) in self.sure.iter_mut().zip(&squares) {
-                if obs.state != SquareState::Occluded && obs.confidence >= SURE {
+                if matches!(obs.state, SquareState::Empty | SquareState::White | SquareState::Black) && obs.confidence >= SURE {
                     *sure = obs.state;
                 }
             }

@@ -36,6 +36,15 @@ const FLOOR: [f32; NF] = [0.08, 0.08, 0.08, 0.08, 0.04, 0.08, 0.08, 0.08, 0.12, 
 /// a square may be from every look before it counts as hidden.
 const OCCLUDED_BEYOND: f32 = 20.0;
 
+/// The most a square's shape (the presence part of the distance) may differ from a piece's
+/// for [`SquareReader::clearly_a_piece`]: twice what counts as hidden for the whole distance.
+/// On `scholarsmate.avi` a white queen seen side-on at the picture's edge differs by 21–40, the
+/// squares under arms by 47 (median).
+const PIECE_SHAPE: f32 = 2.0 * OCCLUDED_BEYOND;
+/// How many times nearer a piece's shape than an empty square's such a square must be: a
+/// shadow or a mark on an empty square is as near to both.
+const PIECE_CLEAR: f32 = 4.0;
+
 /// How fast confident readings pull the looks along (per frame).
 const ADAPT_RATE: f32 = 0.1;
 /// Readings at least this sure move the looks.
@@ -236,6 +245,21 @@ impl SquareReader {
         let f = reading.features.get(sq)?.as_ref()?;
         let d: [f32; 3] = std::array::from_fn(|k| self.distance(f, is_light(sq), k));
         (0..3).min_by(|&a, &b| d[a].total_cmp(&d[b])).map(|k| LOOKS[k])
+    }
+
+    /// Whether something clearly stands on a square that fits no look (`None` where nothing
+    /// could be measured): its shape (how it fills the square, its outline) fits a piece of
+    /// either colour far better than an empty square, though its colour fits neither look well
+    /// (a piece in deep shadow, or seen from the side at the picture's edge). Only the caller
+    /// knows whether an arm is near; an arm fills the square to its rim, unlike a piece.
+    pub fn clearly_a_piece(&self, reading: &Reading, sq: usize) -> Option<bool> {
+        let f = reading.features.get(sq)?.as_ref()?;
+        let shape = |k: usize| {
+            let m = &self.means[is_light(sq) as usize][k];
+            quadratic(&self.presence, PRESENCE.map(|i| f[i] - m[i]))
+        };
+        let (empty, piece) = (shape(0), shape(1).min(shape(2)));
+        Some(piece <= PIECE_SHAPE && empty >= PIECE_CLEAR * piece.max(PRESENCE.len() as f32))
     }
 
     /// Reads the 64 squares (a1 first) of a rectified frame, with what it measured.

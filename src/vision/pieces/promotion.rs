@@ -59,7 +59,7 @@ impl Promotions {
             if !promotion_rank(sq) || obs.state == SquareState::Occluded {
                 continue;
             }
-            let piece = matches!(obs.state, SquareState::White | SquareState::Black);
+            let piece = matches!(obs.state, SquareState::White | SquareState::Black | SquareState::Piece);
             if !piece || obs.state != self.last[i] {
                 self.arrived[i] = 0;
                 self.named[i] = None;
@@ -72,7 +72,8 @@ impl Promotions {
             self.last[i] = obs.state;
             // A pawn promotes on the far rank only: White's pieces on the eighth, Black's on the
             // first. A king or rook castling onto its own first rank is never named.
-            let far = (obs.state == SquareState::White) == (sq.rank() == shakmaty::Rank::Eighth);
+            // A piece of colour untold arriving there is taken for the one that promotes there.
+            let far = obs.state == SquareState::Piece || (obs.state == SquareState::White) == (sq.rank() == shakmaty::Rank::Eighth);
             if far && self.arrived[i] > 0 && self.arrived[i] <= NAMING_FRAMES && (self.arrived[i] - 1) % EVERY == 0 {
                 due.push(i);
             }
@@ -84,7 +85,10 @@ impl Promotions {
                 let picked: Vec<f32> = due.iter().flat_map(|&i| crops[i * per..(i + 1) * per].iter().copied()).collect();
                 if let Ok(guesses) = self.reader.read_trained(&picked) {
                     for (&i, g) in due.iter().zip(&guesses) {
-                        let white = squares[i].state == SquareState::White;
+                        let white = match squares[i].state {
+                            SquareState::Piece => Square::new(i as u32).rank() == shakmaty::Rank::Eighth,
+                            s => s == SquareState::White,
+                        };
                         let first = if white { 1 } else { 7 };
                         let best = (first..first + 6)
                             .filter(|&c| piece_of(c).is_some_and(|p| CANDIDATES.contains(&p.role)))
