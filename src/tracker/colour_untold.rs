@@ -89,38 +89,32 @@ fn a_piece_of_colour_untold_seen_after_the_arm_left_is_the_one_it_took_away() {
     assert_eq!(t.board().piece_at(Square::H5), Some(Piece { color: Color::White, role: Role::Queen }), "{events:?}");
     assert_eq!(t.board().piece_at(Square::D1), None);
     // Set down with no hand seen, it reaches the rules as a board snapshot.
-    let last = events.iter().rev().find_map(|e| match &e.kind {
-        EventKind::Board { placement, .. } => Some(placement.clone()),
-        _ => None,
-    });
-    assert_eq!(last.map(|p| p.to_string()), Some("rnbqkbnr/pppp1ppp/8/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR".to_owned()));
+    assert_eq!(last_board(&events).as_deref(), Some("rnbqkbnr/pppp1ppp/8/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR"));
 }
 
-#[test]
-fn a_piece_of_colour_untold_where_one_stands_changes_nothing() {
+/// `frames` frames of the board after 1. e4 e5, no hand near, `untold` squares read as pieces of
+/// colour untold: the board must stay as it was, and only snapshots be written.
+fn assert_nothing_happens(untold: &[Square], frames: u64) {
     let start = open_game();
     let mut t = tracker(&start);
     let mut events = Vec::new();
-    for n in 0..60 {
-        events.extend(t.observe(&frame(n, &start, &[Square::E8, Square::H1], None)));
+    for n in 0..frames {
+        events.extend(t.observe(&frame(n, &start, untold, None)));
     }
     events.extend(t.finish());
     assert_eq!(t.board(), start);
     assert!(events.iter().all(|e| matches!(e.kind, EventKind::Board { .. })), "{events:?}");
+}
+
+#[test]
+fn a_piece_of_colour_untold_where_one_stands_changes_nothing() {
+    assert_nothing_happens(&[Square::E8, Square::H1], 60);
 }
 
 #[test]
 fn a_piece_of_colour_untold_from_nowhere_is_not_invented() {
     // Nothing left any square: whatever is read on h5, no piece is made up for it.
-    let start = open_game();
-    let mut t = tracker(&start);
-    let mut events = Vec::new();
-    for n in 0..90 {
-        events.extend(t.observe(&frame(n, &start, &[Square::H5], None)));
-    }
-    events.extend(t.finish());
-    assert_eq!(t.board(), start);
-    assert!(events.iter().all(|e| matches!(e.kind, EventKind::Board { .. })), "{events:?}");
+    assert_nothing_happens(&[Square::H5], 90);
 }
 
 /// Black's knight goes g8-f6 with no hand seen, `unsure` squares read unsure throughout; an
@@ -144,13 +138,18 @@ fn knight_unseen_then_an_arm(unsure: &[Square]) -> Vec<Event> {
     events
 }
 
-/// The last board reported before the arm entered.
-fn board_before_the_arm(events: &[Event]) -> Option<String> {
-    let enter = events.iter().position(|e| matches!(e.kind, EventKind::HandEnter { .. }))?;
-    events[..enter].iter().rev().find_map(|e| match &e.kind {
+/// The last board snapshot among `events`.
+fn last_board(events: &[Event]) -> Option<String> {
+    events.iter().rev().find_map(|e| match &e.kind {
         EventKind::Board { placement, .. } => Some(placement.to_string()),
         _ => None,
     })
+}
+
+/// The last board reported before the arm entered.
+fn board_before_the_arm(events: &[Event]) -> Option<String> {
+    let enter = events.iter().position(|e| matches!(e.kind, EventKind::HandEnter { .. }))?;
+    last_board(&events[..enter])
 }
 
 #[test]

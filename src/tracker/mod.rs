@@ -504,11 +504,7 @@ impl Tracker {
                 (None, None) => {
                     // A piece from off the board: of the colour seen, or, untold, the promoting
                     // side's where vision named a piece on a far rank; else nothing yet.
-                    let promoting = || match act.square.rank() {
-                        shakmaty::Rank::Eighth => Some(Color::White),
-                        shakmaty::Rank::First => Some(Color::Black),
-                        _ => None,
-                    };
+                    let promoting = || Color::ALL.into_iter().find(|&c| on_far_rank(c, act.square));
                     let Some(color) = colour.or_else(|| act.role.and_then(|_| promoting())) else { continue };
                     let role = act.role.unwrap_or(Role::Queen);
                     (Piece { color, role }, Some(role))

@@ -182,10 +182,10 @@ impl Vision {
             let unfit = misfits.contains(sq);
             self.unfit[i] = if unfit { self.unfit[i].saturating_add(1) } else { 0 };
             // Clear of any arm, a square that fits no look yet clearly holds a piece is said to
-            // hold one of colour untold: the tracker knows whose piece
-            // it is from where one went (a queen set down in shadow is not a black piece
-            // appearing). A piece stands alone on its square; an arm the hand finder missed
-            // spans its neighbours, which then fit no look either.
+            // hold one of colour untold: the tracker knows whose piece it is from where one went
+            // (a queen set down in shadow is not a black piece appearing). A piece stands alone
+            // on its square; an arm the hand finder missed spans its neighbours, which then fit
+            // no look either.
             let alone = (shakmaty::attacks::king_attacks(sq) & misfits).is_empty();
             if unfit && alone && self.squares.clearly_a_piece(&reading, i) == Some(true) {
                 *obs = crate::types::SquareObs { state: SquareState::Piece, confidence: 0.5, role: None };
