@@ -1,7 +1,8 @@
 //! Pieces vision sees but cannot tell the colour of ([`SquareState::Piece`]): a white queen in
 //! deep shadow at the picture's edge reads darker than any white piece learned from. Whose piece
 //! it is follows from where pieces went; with none gone, nothing is invented. And changes no
-//! hand was seen making reach the rules (as a snapshot) before the next arm's acts.
+//! hand was seen making reach the rules (as a snapshot) before the next arm's acts, as soon as
+//! they are whole; an arm that came in after such a change was first seen had no part in it.
 
 use super::*;
 use crate::types::{HandObs, SquareObs};
@@ -167,4 +168,38 @@ fn a_board_read_badly_as_a_whole_is_not_reported_when_an_arm_comes() {
     let unsure = [Square::A3, Square::B3, Square::C3, Square::D3, Square::F4, Square::G4];
     let events = knight_unseen_then_an_arm(&unsure);
     assert_eq!(board_before_the_arm(&events).as_deref(), Some("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR"), "{events:?}");
+}
+
+/// Black's knight goes g8-f6 with no hand seen; White's arm reaches in `late` frames after the
+/// change is first seen, before it is taken, and rests over an empty square far from it.
+fn knight_unseen_as_an_arm_comes(late: u64) -> (Board, Tracker, Vec<Event>) {
+    let start = open_game();
+    let mut after = start.clone();
+    let knight = after.remove_piece_at(Square::G8).expect("the knight");
+    after.set_piece_at(Square::F6, knight);
+    let mut t = tracker(&start);
+    let mut events = t.observe(&frame(0, &start, &[], None));
+    for n in 1..60 {
+        let arm = (n > late).then(|| white_arm(Square::D3));
+        events.extend(t.observe(&frame(n, &after, &[], arm)));
+    }
+    events.extend(t.finish());
+    (after, t, events)
+}
+
+#[test]
+fn a_change_seen_before_an_arm_came_in_is_not_that_arms() {
+    let (after, t, events) = knight_unseen_as_an_arm_comes(2);
+    assert_eq!(t.board(), after);
+    // White's hand neither lifted Black's knight nor set down a piece from off the board.
+    assert!(!events.iter().any(|e| matches!(e.kind, EventKind::Lift { .. } | EventKind::Place { .. })), "{events:?}");
+}
+
+#[test]
+fn a_change_no_hand_made_reaches_the_rules_while_an_idle_arm_is_over_the_board() {
+    let (after, _, events) = knight_unseen_as_an_arm_comes(2);
+    let enter = events.iter().position(|e| matches!(e.kind, EventKind::HandEnter { .. })).expect("the arm came in");
+    let leave = events.iter().position(|e| matches!(e.kind, EventKind::HandLeave { .. })).expect("the arm left");
+    let told = events.iter().position(|e| matches!(&e.kind, EventKind::Board { placement, .. } if placement.to_string() == Placement::from(&after).to_string()));
+    assert!(told.is_some_and(|k| enter < k && k < leave), "{events:?}");
 }

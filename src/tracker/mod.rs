@@ -84,6 +84,8 @@ struct HandTrack {
     side: Side,
     /// When it was last over the playing area.
     last_over: f64,
+    /// When it came in.
+    entered: f64,
     /// The longest stay over each square during this hand's visit.
     longest: BTreeMap<Square, Visit>,
     current: Option<(Square, Visit)>,
@@ -129,6 +131,8 @@ pub struct Tracker {
     quiet_since: Option<f64>,
     /// When each square was last hidden by an arm.
     hidden_at: [f64; 64],
+    /// When each square's present candidate change was first seen.
+    changed_at: [f64; 64],
     /// The player expected to move: the other one than whose piece was set down last.
     to_move: Color,
     dirty: bool,
@@ -149,7 +153,7 @@ impl Tracker {
         }
         let candidate = std::array::from_fn(|i| (SquareState::of(belief[i]), 0));
         let (next_hand, to_move) = (cfg.first_hand, cfg.to_move);
-        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
+        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], changed_at: [f64::NEG_INFINITY; 64], dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
     }
 
     /// The board as the tracker believes it stands.
@@ -227,6 +231,7 @@ impl Tracker {
         let covered: Vec<Square> = obs.hands.iter().flat_map(|h| h.covers.iter().copied()).collect();
         let acts = self.confirm_changes(obs, &covered);
         self.apply_acts(acts);
+        self.tell_unheard(now);
         self.hands_gone(obs, now);
         self.clock(obs, now);
         self.snapshot(obs, now);
@@ -255,21 +260,11 @@ impl Tracker {
                 continue;
             }
             if !self.hands.contains_key(&h.id) {
-                // Changes no hand made, confirmed while no arm was over the board, reach the
-                // rules only by a snapshot: one is due now if the board had no time to settle
-                // before this arm (fast play), so that they are judged before this hand's acts;
-                // but not from a board read badly as a whole (moving, or in changing light),
-                // where more squares were unsure than a move changes.
-                let readable = self.unsure <= MOVE_SQUARES;
-                if self.unheard && readable && self.hands.is_empty() && self.candidate.iter().all(|(_, n)| *n == 0) {
-                    self.dirty = false;
-                    self.unheard = false;
-                    self.emit(now, EventKind::Board { placement: Placement::from(&self.board()), h1_light: None, white: None });
-                }
+                self.tell_unheard(now);
                 let side = h.side.unwrap_or(Side::from(self.to_move));
                 let event_id = self.next_hand;
                 self.next_hand += 1;
-                let track = HandTrack { event_id, side, last_over: now.1, longest: BTreeMap::new(), current: None, still: None, touched: Vec::new(), held: Vec::new() };
+                let track = HandTrack { event_id, side, last_over: now.1, entered: now.1, longest: BTreeMap::new(), current: None, still: None, touched: Vec::new(), held: Vec::new() };
                 self.hands.insert(h.id, track);
                 self.emit(now, EventKind::HandEnter { hand: HandId(event_id), side });
                 self.dirty = true;
@@ -321,6 +316,21 @@ impl Tracker {
         }
     }
 
+    /// Changes no hand made reach the rules only by a snapshot: one is due as soon as they are
+    /// whole (no square still changing) while no hand over the board has done anything yet, so
+    /// that they are judged before any hand's acts: the board may have no time to settle before
+    /// the next arm comes in (fast play). But not from a board read badly as a whole (moving, or
+    /// in changing light), where more squares were unsure than a move changes.
+    fn tell_unheard(&mut self, now: (u64, f64)) {
+        let readable = self.unsure <= MOVE_SQUARES;
+        let idle = self.hands.values().all(|t| t.held.is_empty() && t.touched.is_empty());
+        if self.unheard && readable && idle && self.candidate.iter().all(|(_, n)| *n == 0) {
+            self.dirty = false;
+            self.unheard = false;
+            self.emit(now, EventKind::Board { placement: Placement::from(&self.board()), h1_light: None, white: None });
+        }
+    }
+
     /// The longest stay of hand `id` over `sq`, the current one included.
     fn visit_of(&self, id: u32, sq: Square) -> Option<Visit> {
         let track = self.hands.get(&id)?;
@@ -364,6 +374,9 @@ impl Tracker {
             }
             let (cand, count) = self.candidate[i];
             self.candidate[i] = if cand == seen { (seen, count + 1) } else { (seen, 1) };
+            if self.candidate[i].1 == 1 {
+                self.changed_at[i] = obs.t;
+            }
             // The hand that dwelt longest on this square did it, timed by the end of that stay;
             // failing one, the hand that dwelt longest next to it (fingertips are seen a little
             // off, most of all on an oblique view).
@@ -388,7 +401,15 @@ impl Tracker {
             });
             // A piece of colour untold that no hand was near is not put in the last hand seen:
             // whose it is comes from where pieces went (see apply_acts).
-            let hand = who.map(|(id, _)| id).or_else(|| if seen == SquareState::Piece { None } else { self.hands.keys().next_back().copied() });
+            // Failing a stay, the last hand to come in, if it came in before the change was
+            // first seen: a hand has nothing to do with what changed before it arrived.
+            let since = self.changed_at[i];
+            let hand = who.map(|(id, _)| id).or_else(|| {
+                if seen == SquareState::Piece {
+                    return None;
+                }
+                self.hands.iter().filter(|(_, t)| t.entered <= since).max_by(|a, b| a.1.entered.total_cmp(&b.1.entered)).map(|(id, _)| *id)
+            });
             let role = obs.squares[i].role;
             match (settled, seen) {
                 (SquareState::Empty, c) => acts.push(Act { at: middle, until: end, hand, square: sq, lift: false, colour: colour(c), role }),
@@ -637,3 +658,4 @@ mod side_unknown;
 
 #[cfg(test)]
 mod colour_untold;
+
