@@ -203,3 +203,42 @@ fn a_change_no_hand_made_reaches_the_rules_while_an_idle_arm_is_over_the_board()
     let told = events.iter().position(|e| matches!(&e.kind, EventKind::Board { placement, .. } if placement.to_string() == Placement::from(&after).to_string()));
     assert!(told.is_some_and(|k| enter < k && k < leave), "{events:?}");
 }
+
+#[test]
+fn a_piece_seen_where_none_came_from_with_no_hand_near_is_not_invented() {
+    // After 1. e4 e5, the empty h4 reads as a black piece for three seconds (a tall neighbour
+    // leaning over it on an oblique view), no hand near and no piece gone from any square.
+    let start = open_game();
+    let mut misread = start.clone();
+    misread.set_piece_at(Square::H4, Piece { color: Color::Black, role: Role::Pawn });
+    let mut t = tracker(&start);
+    let mut events = t.observe(&frame(0, &start, &[], None));
+    for n in 1..60 {
+        events.extend(t.observe(&frame(n, &misread, &[], None)));
+    }
+    events.extend(t.finish());
+    assert_eq!(t.board(), start);
+    assert!(events.iter().all(|e| matches!(&e.kind, EventKind::Board { placement, .. } if placement.to_string() == Placement::from(&start).to_string())), "{events:?}");
+}
+
+#[test]
+fn a_square_misread_for_good_keeps_no_other_change_waiting() {
+    // h4 reads as a black piece from nowhere throughout; later Black's knight goes g8-f6 with no
+    // hand seen. The knight's move reaches the rules as soon as it is taken, the misread
+    // square keeping no snapshot waiting.
+    let start = open_game();
+    let mut misread = start.clone();
+    misread.set_piece_at(Square::H4, Piece { color: Color::Black, role: Role::Pawn });
+    let mut moved = misread.clone();
+    let knight = moved.remove_piece_at(Square::G8).expect("the knight");
+    moved.set_piece_at(Square::F6, knight);
+    let mut t = tracker(&start);
+    let mut events = t.observe(&frame(0, &start, &[], None));
+    for n in 1..120 {
+        events.extend(t.observe(&frame(n, if n < 70 { &misread } else { &moved }, &[], None)));
+    }
+    assert_eq!(last_board(&events).as_deref(), Some("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/8/PPPP1PPP/RNBQKBNR"), "{events:?}");
+    let taken = (70 + TrackerConfig::default().unattended_frames) as f64 / 20.0;
+    let told = events.iter().rev().find(|e| matches!(e.kind, EventKind::Board { .. })).map(|e| e.t);
+    assert!(told.is_some_and(|t| t <= taken), "told at {told:?}, taken at {taken}");
+}

@@ -133,6 +133,9 @@ pub struct Tracker {
     hidden_at: [f64; 64],
     /// When each square's present candidate change was first seen.
     changed_at: [f64; 64],
+    /// Squares whose change was taken and found to be no act (a piece from nowhere): still
+    /// looked at, but no snapshot waits for them.
+    refused: shakmaty::Bitboard,
     /// The player expected to move: the other one than whose piece was set down last.
     to_move: Color,
     dirty: bool,
@@ -153,7 +156,7 @@ impl Tracker {
         }
         let candidate = std::array::from_fn(|i| (SquareState::of(belief[i]), 0));
         let (next_hand, to_move) = (cfg.first_hand, cfg.to_move);
-        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], changed_at: [f64::NEG_INFINITY; 64], dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
+        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], changed_at: [f64::NEG_INFINITY; 64], refused: shakmaty::Bitboard::EMPTY, dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
     }
 
     /// The board as the tracker believes it stands.
@@ -324,11 +327,18 @@ impl Tracker {
     fn tell_unheard(&mut self, now: (u64, f64)) {
         let readable = self.unsure <= MOVE_SQUARES;
         let idle = self.hands.values().all(|t| t.held.is_empty() && t.touched.is_empty());
-        if self.unheard && readable && idle && self.candidate.iter().all(|(_, n)| *n == 0) {
+        if self.unheard && readable && idle && self.settled() {
             self.dirty = false;
             self.unheard = false;
             self.emit(now, EventKind::Board { placement: Placement::from(&self.board()), h1_light: None, white: None });
         }
+    }
+
+    /// Whether no square is changing, but those whose change was found to be no act while no
+    /// piece is about that could yet be the one seen there (one seen gone, or in a hand).
+    fn settled(&self) -> bool {
+        let none_about = self.unattended.is_empty() && self.loose.is_empty() && self.hands.values().all(|t| t.held.is_empty());
+        self.candidate.iter().zip(Square::ALL).all(|((_, n), sq)| *n == 0 || (none_about && self.refused.contains(sq)))
     }
 
     /// The longest stay of hand `id` over `sq`, the current one included.
@@ -370,13 +380,15 @@ impl Tracker {
             // its colour, not that it changed.
             if seen.fits(self.belief[i]) {
                 self.candidate[i] = (settled, 0);
+                self.refused.discard(sq);
                 continue;
             }
             let (cand, count) = self.candidate[i];
-            self.candidate[i] = if cand == seen { (seen, count + 1) } else { (seen, 1) };
-            if self.candidate[i].1 == 1 {
+            if cand != seen {
                 self.changed_at[i] = obs.t;
+                self.refused.discard(sq);
             }
+            self.candidate[i] = if cand == seen { (seen, count + 1) } else { (seen, 1) };
             // The hand that dwelt longest on this square did it, timed by the end of that stay;
             // failing one, the hand that dwelt longest next to it (fingertips are seen a little
             // off, most of all on an oblique view).
@@ -463,11 +475,28 @@ impl Tracker {
                                 self.candidate[j] = (SquareState::Empty, 0);
                                 self.belief[j].take().expect("checked above")
                             }
+                            // A piece from nowhere, with no hand near, is a promotion's new
+                            // piece where a pawn of its colour just left the board and it stands
+                            // on that pawn's last rank. Anything else is far more often a
+                            // misread (a tall neighbour leaning over the square, a reflection)
+                            // than a piece brought in by an arm vision missed: nothing is
+                            // invented, and the square is looked at again (it takes the piece
+                            // once one is seen gone from another square).
                             None => {
-                                // A piece from nowhere: of the colour seen, or nothing yet where
-                                // vision could not tell it (the square is looked at again).
-                                let Some(color) = act.colour else { continue };
-                                Piece { color, role: act.role.unwrap_or(if can_stand(Piece { color, role: Role::Pawn }, act.square) { Role::Pawn } else { Role::Queen }) }
+                                let Some(color) = act.colour.filter(|&c| on_far_rank(c, act.square)) else {
+                                    self.refused.add(act.square);
+                                    continue;
+                                };
+                                let pawn = |p: &Piece| p.color == color && p.role == Role::Pawn;
+                                if let Some(g) = self.loose.iter().rposition(|(p, _)| pawn(p)) {
+                                    self.loose.remove(g);
+                                } else if let Some(k) = self.unattended.iter().rposition(pawn) {
+                                    self.unattended.remove(k);
+                                } else {
+                                    self.refused.add(act.square);
+                                    continue;
+                                }
+                                Piece { color, role: act.role.unwrap_or(Role::Queen) }
                             }
                         },
                     };
@@ -523,10 +552,21 @@ impl Tracker {
                     (p, Some(p.role))
                 }
                 (None, None) => {
-                    // A piece from off the board: of the colour seen, or, untold, the promoting
-                    // side's where vision named a piece on a far rank; else nothing yet.
+                    // A piece from off the board is a promotion's: of the colour seen, on the
+                    // rank where that colour promotes, or, untold, the promoting side's where
+                    // vision named a piece on a far rank. Anywhere else nothing is taken yet: a
+                    // piece the hand brought from a square vision did not see it leave, or a
+                    // misread; the square is looked at again, and takes the piece once one is
+                    // seen gone from another square.
                     let promoting = || Color::ALL.into_iter().find(|&c| on_far_rank(c, act.square));
-                    let Some(color) = colour.or_else(|| act.role.and_then(|_| promoting())) else { continue };
+                    let promoted = match colour {
+                        Some(c) => on_far_rank(c, act.square).then_some(c),
+                        None => act.role.and_then(|_| promoting()),
+                    };
+                    let Some(color) = promoted else {
+                        self.refused.add(act.square);
+                        continue;
+                    };
                     let role = act.role.unwrap_or(Role::Queen);
                     (Piece { color, role }, Some(role))
                 }
@@ -599,7 +639,7 @@ impl Tracker {
     }
 
     fn snapshot(&mut self, obs: &Observation, now: (u64, f64)) {
-        let still = self.hands.is_empty() && self.candidate.iter().all(|(_, n)| *n == 0);
+        let still = self.hands.is_empty() && self.settled();
         if !still {
             self.quiet_since = None;
             return;
