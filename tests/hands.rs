@@ -52,9 +52,9 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     let count_rate = count_right as f64 / frames as f64;
     let tip_rate = tips_right as f64 / tips.max(1) as f64;
     println!("hand count right in {count_right}/{frames} frames ({:.1}%), fingertip square right in {tips_right}/{tips} ({:.1}%)", count_rate * 100.0, tip_rate * 100.0);
-    // Measured here: about 87% and 62%. The misses: an arm still counted for a few frames as
-    // it withdraws past the board's edge, and the far end of a hand's silhouette, which lies
-    // past what the fingers hold, near a square's edge. The targets (99% and 95%) are not
+    // Measured here: about 88% and 62%. The misses: an arm seen a few frames late as it comes
+    // in over the board's edge (or early, its shadow first), one arm seen as two, and the far
+    // end of a hand's silhouette, which lies past what the fingers hold, near a square's edge. The targets (99% and 95%) are not
     // met yet; these bounds guard against getting worse meanwhile.
     assert!(count_rate > 0.78, "{count_rate}");
     assert!(tip_rate > 0.5, "{tip_rate}");
@@ -106,4 +106,51 @@ fn no_arm_over_an_empty_real_board() {
     let seen = frames_with_hands("play-chess-with-a-webcam/emptyBoard001.avi", &shakmaty::Board::empty());
     let phantoms: Vec<usize> = (0..seen.len()).filter(|&f| seen[f]).collect();
     assert!(phantoms.is_empty(), "phantom arms in frames {phantoms:?}");
+}
+
+/// A drawn board (40 px squares, a green table round it) with, if `reach` is given, a plain arm
+/// coming in from White's edge over the d-file, its end `reach` squares over the board.
+fn drawn(reach: Option<f64>) -> opencv::core::Mat {
+    use opencv::core::{Mat, Rect, Scalar};
+    use opencv::imgproc;
+    let mut img = Mat::new_rows_cols_with_default(480, 480, opencv::core::CV_8UC3, Scalar::new(60.0, 110.0, 60.0, 0.0)).unwrap();
+    for rank in 0..8 {
+        for file in 0..8 {
+            let level = if (rank + file) % 2 == 0 { 90.0 } else { 200.0 };
+            let r = Rect::new(80 + 40 * file, 80 + 40 * (7 - rank), 40, 40);
+            imgproc::rectangle(&mut img, r, Scalar::all(level), -1, imgproc::LINE_8, 0).unwrap();
+        }
+    }
+    if let Some(reach) = reach {
+        let top = 400 - (reach * 40.0) as i32;
+        imgproc::rectangle(&mut img, Rect::new(200, top, 40, 480 - top), Scalar::new(120.0, 150.0, 210.0, 0.0), -1, imgproc::LINE_8, 0).unwrap();
+    }
+    img
+}
+
+/// Whether an arm is still reported in the frame after it vanished from view, having reached
+/// over the board as far as `path` says frame by frame (squares).
+fn held_after_vanishing(path: &[f64]) -> bool {
+    let g = BoardGeometry { corners: [[80.0, 80.0], [400.0, 80.0], [400.0, 400.0], [80.0, 400.0]], white: ImageSide::Bottom, h1_light: true };
+    let rect = Rectifier::new(&g, 32, 0.75).unwrap();
+    let mut detector = HandDetector::new();
+    for _ in 0..3 {
+        assert!(detector.detect(&rect, &rect.warp(&drawn(None)).unwrap()).unwrap().is_empty());
+    }
+    for &reach in path {
+        let seen = detector.detect(&rect, &rect.warp(&drawn(Some(reach))).unwrap()).unwrap();
+        assert_eq!(seen.len(), 1, "reaching {reach}: {seen:?}");
+    }
+    !detector.detect(&rect, &rect.warp(&drawn(None)).unwrap()).unwrap().is_empty()
+}
+
+/// An arm lost from one frame to the next is blurred or the colour of what it covers, and is
+/// held where it was a few frames, far over the board or coming in at its edge; one seen last
+/// back at the edge after reaching further in was withdrawing, and is gone at once (held, it
+/// would be counted over the board after it left).
+#[test]
+fn an_arm_withdrawn_to_the_edge_is_gone_at_once_one_lost_elsewhere_is_held() {
+    assert!(held_after_vanishing(&[1.0, 2.0, 3.0, 4.0]), "lost far over the board");
+    assert!(held_after_vanishing(&[0.2, 0.4]), "lost coming in");
+    assert!(!held_after_vanishing(&[1.0, 2.0, 3.0, 2.0, 1.0, 0.4]), "withdrawn");
 }

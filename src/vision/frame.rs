@@ -170,7 +170,7 @@ impl Vision {
         // Around an arm, parts of the hand the colour of the squares and the arm's shadow
         // escape the outline; a square next to a covered one is not trusted while it is there.
         let mut hidden = shakmaty::Bitboard::EMPTY;
-        for sq in hands.iter().flat_map(|h| h.covers.iter().copied()) {
+        for sq in hands.iter().flat_map(|h| h.covers.iter().copied()).chain(self.hands.fading().iter().copied()) {
             hidden |= shakmaty::attacks::king_attacks(sq).with(sq);
         }
         let reading = self.squares.analyse_adapting(&board_of(&self.rect, &view)?)?;

@@ -56,6 +56,11 @@ const DRIFT_LEVEL: u8 = 10;
 const REMEMBER_FRAMES: u32 = 12;
 /// Frames an arm that vanished is still reported where it was last seen.
 const HOLD_FRAMES: u32 = 6;
+/// An arm seen last within this many squares of where it came in (about a square over the
+/// board, from the margin where arms enter), having reached at least [`WITHDRAWN_BY`] further
+/// before, was withdrawing: it is not held.
+const HOLD_REACH: f32 = 1.75;
+const WITHDRAWN_BY: f32 = 1.0;
 /// Frames a change that reaches into the margin, but not off the view, must stay still
 /// before it is settled.
 const BAND_SETTLE_FRAMES: u16 = 15;
@@ -87,6 +92,8 @@ pub struct HandDetector {
     previous: Vec<Seen>,
     next_id: u32,
     pose: Option<Pose>,
+    /// The squares under arms that withdrew over the board's edge in the last few frames.
+    fading: Vec<Square>,
 }
 
 /// An arm seen lately, for following it.
@@ -98,6 +105,14 @@ struct Seen {
     age: u32,
     /// What was reported of it then.
     last: HandObs,
+    /// The furthest it has reached over the board, in squares from where it came in.
+    furthest: f32,
+}
+
+/// How far an arm reaches over the board, in squares from where it came in.
+fn reach(rect: &Rectifier, entry: [f64; 2], obs: &HandObs) -> f32 {
+    let from = rect.board_coords(entry[0], entry[1]);
+    obs.extremity_board.map_or(0.0, |b| (b[0] - from[0]).hypot(b[1] - from[1]))
 }
 
 /// A region found in one frame, before ids are given.
@@ -109,7 +124,7 @@ struct Region {
 
 impl Default for HandDetector {
     fn default() -> Self {
-        HandDetector { background: None, last_smooth: None, calm: Vec::new(), previous: Vec::new(), next_id: 0, pose: None }
+        HandDetector { background: None, last_smooth: None, calm: Vec::new(), previous: Vec::new(), next_id: 0, pose: None, fading: Vec::new() }
     }
 }
 
@@ -329,23 +344,40 @@ impl HandDetector {
         for r in regions {
             let id = self.follow(&r, rect)?;
             let obs = self.describe(rect, id, &r)?;
-            now.push(Seen { id, mask: r.mask.try_clone()?, entry: r.entry, age: 0, last: obs.clone() });
+            let before = self.previous.iter().find(|p| p.id == id).map_or(0.0, |p| p.furthest);
+            let furthest = reach(rect, r.entry, &obs).max(before);
+            now.push(Seen { id, mask: r.mask.try_clone()?, entry: r.entry, age: 0, last: obs.clone(), furthest });
             out.push(obs);
         }
         // An arm lost for a moment (blur, an arm the colour of the table) is still there: it is
         // reported where it was last seen for a few frames, then remembered a while longer so
-        // that it keeps its id if it shows again.
+        // that it keeps its id if it shows again. But an arm last seen back at the board's edge,
+        // after reaching further in, was withdrawing, and is gone; only the squares it last
+        // covered stay in doubt as long (a sleeve's blurred end may still hang over them).
+        self.fading.clear();
         for mut p in std::mem::take(&mut self.previous) {
             p.age += 1;
             if p.age <= REMEMBER_FRAMES && now.iter().all(|q| q.id != p.id) {
                 if p.age <= HOLD_FRAMES {
-                    out.push(p.last.clone());
+                    let last = reach(rect, p.entry, &p.last);
+                    let withdrawn = last < HOLD_REACH && p.furthest >= last + WITHDRAWN_BY;
+                    if !withdrawn {
+                        out.push(p.last.clone());
+                    } else {
+                        self.fading.extend(p.last.covers.iter().copied());
+                    }
                 }
                 now.push(p);
             }
         }
         self.previous = now;
         Ok(out)
+    }
+
+    /// The squares last covered by arms that withdrew over the board's edge a moment ago (see
+    /// [`detect`](Self::detect)): not arms any more, but not yet to be read.
+    pub fn fading(&self) -> &[Square] {
+        &self.fading
     }
 
     /// Counts, per pixel, the frames since it last moved.
