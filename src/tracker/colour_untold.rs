@@ -118,13 +118,19 @@ fn a_piece_of_colour_untold_from_nowhere_is_not_invented() {
     assert_nothing_happens(&[Square::H5], 90);
 }
 
+/// `board` with Black's knight moved g8-f6.
+fn knight_to_f6(board: &Board) -> Board {
+    let mut after = board.clone();
+    let knight = after.remove_piece_at(Square::G8).expect("the knight");
+    after.set_piece_at(Square::F6, knight);
+    after
+}
+
 /// Black's knight goes g8-f6 with no hand seen, `unsure` squares read unsure throughout; an
 /// arm reaches in as soon as the change is taken. The events up to then.
 fn knight_unseen_then_an_arm(unsure: &[Square]) -> Vec<Event> {
     let start = open_game();
-    let mut after = start.clone();
-    let knight = after.remove_piece_at(Square::G8).expect("the knight");
-    after.set_piece_at(Square::F6, knight);
+    let after = knight_to_f6(&start);
     let mut t = tracker(&start);
     let mut events = t.observe(&seen(0, &start, &[], unsure, None));
     let mut n = 1;
@@ -174,9 +180,7 @@ fn a_board_read_badly_as_a_whole_is_not_reported_when_an_arm_comes() {
 /// change is first seen, before it is taken, and rests over an empty square far from it.
 fn knight_unseen_as_an_arm_comes(late: u64) -> (Board, Tracker, Vec<Event>) {
     let start = open_game();
-    let mut after = start.clone();
-    let knight = after.remove_piece_at(Square::G8).expect("the knight");
-    after.set_piece_at(Square::F6, knight);
+    let after = knight_to_f6(&start);
     let mut t = tracker(&start);
     let mut events = t.observe(&frame(0, &start, &[], None));
     for n in 1..60 {
@@ -229,9 +233,7 @@ fn a_square_misread_for_good_keeps_no_other_change_waiting() {
     let start = open_game();
     let mut misread = start.clone();
     misread.set_piece_at(Square::H4, Piece { color: Color::Black, role: Role::Pawn });
-    let mut moved = misread.clone();
-    let knight = moved.remove_piece_at(Square::G8).expect("the knight");
-    moved.set_piece_at(Square::F6, knight);
+    let moved = knight_to_f6(&misread);
     let mut t = tracker(&start);
     let mut events = t.observe(&frame(0, &start, &[], None));
     for n in 1..120 {
