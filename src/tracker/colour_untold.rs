@@ -244,3 +244,25 @@ fn a_square_misread_for_good_keeps_no_other_change_waiting() {
     let told = events.iter().rev().find(|e| matches!(e.kind, EventKind::Board { .. })).map(|e| e.t);
     assert!(told.is_some_and(|t| t <= taken), "told at {told:?}, taken at {taken}");
 }
+
+#[test]
+fn a_piece_seen_gone_with_no_hand_near_is_not_reported_missing_while_it_may_turn_up() {
+    // Black's knight leaves g8 with no hand seen; an arm comes in (resting over d3) before the
+    // knight is seen on f6. The rules never hear of a knight missing.
+    let start = open_game();
+    let after = knight_to_f6(&start);
+    let mut gone = start.clone();
+    gone.remove_piece_at(Square::G8).expect("the knight");
+    let mut t = tracker(&start);
+    let mut events = t.observe(&frame(0, &start, &[], None));
+    for n in 1..120 {
+        let arm = (n >= 32).then(|| white_arm(Square::D3));
+        events.extend(t.observe(&frame(n, if n < 40 { &gone } else { &after }, &[], arm)));
+    }
+    events.extend(t.finish());
+    let boards: Vec<String> = events.iter().filter_map(|e| match &e.kind {
+        EventKind::Board { placement, .. } => Some(placement.to_string()),
+        _ => None,
+    }).collect();
+    assert!(boards.iter().all(|b| *b != Placement::from(&gone).to_string()), "{boards:?}");
+}

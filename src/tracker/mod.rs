@@ -320,14 +320,15 @@ impl Tracker {
     }
 
     /// Changes no hand made reach the rules only by a snapshot: one is due as soon as they are
-    /// whole (no square still changing) while no hand over the board has done anything yet, so
-    /// that they are judged before any hand's acts: the board may have no time to settle before
-    /// the next arm comes in (fast play). But not from a board read badly as a whole (moving, or
-    /// in changing light), where more squares were unsure than a move changes.
+    /// whole (no square still changing, every piece seen gone found again) while no hand over
+    /// the board has done anything yet, so that they are judged before any hand's acts: the
+    /// board may have no time to settle before the next arm comes in (fast play). But not from a
+    /// board read badly as a whole (moving, or in changing light), where more squares were
+    /// unsure than a move changes.
     fn tell_unheard(&mut self, now: (u64, f64)) {
         let readable = self.unsure <= MOVE_SQUARES;
         let idle = self.hands.values().all(|t| t.held.is_empty() && t.touched.is_empty());
-        if self.unheard && readable && idle && self.settled() {
+        if self.unheard && readable && idle && self.unattended.is_empty() && self.settled() {
             self.dirty = false;
             self.unheard = false;
             self.emit(now, EventKind::Board { placement: Placement::from(&self.board()), h1_light: None, white: None });
