@@ -110,6 +110,14 @@ struct Act {
     role: Option<Role>,
 }
 
+impl Act {
+    /// Whether `p` can be the piece set down: of the colour seen (any, where vision could not
+    /// tell it), of the type seen if vision named one, and able to stand on the square.
+    fn admits(&self, p: &Piece) -> bool {
+        self.colour.is_none_or(|c| p.color == c) && self.role.is_none_or(|r| r == p.role) && can_stand(*p, self.square)
+    }
+}
+
 pub struct Tracker {
     cfg: TrackerConfig,
     belief: [Option<Piece>; 64],
@@ -157,6 +165,11 @@ impl Tracker {
         let candidate = std::array::from_fn(|i| (SquareState::of(belief[i]), 0));
         let (next_hand, to_move) = (cfg.first_hand, cfg.to_move);
         Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], changed_at: [f64::NEG_INFINITY; 64], refused: shakmaty::Bitboard::EMPTY, dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
+    }
+
+    /// The squares the tracker believes hold a piece.
+    fn occupied(&self) -> shakmaty::Bitboard {
+        Square::ALL.into_iter().filter(|s| self.belief[usize::from(*s)].is_some()).collect()
     }
 
     /// The board as the tracker believes it stands.
@@ -412,10 +425,10 @@ impl Tracker {
                 let t = (v.start.1 + v.end.1) / 2.0;
                 (((v.start.0 + v.end.0) / 2), t)
             });
-            // A piece of colour untold that no hand was near is not put in the last hand seen:
-            // whose it is comes from where pieces went (see apply_acts).
             // Failing a stay, the last hand to come in, if it came in before the change was
-            // first seen: a hand has nothing to do with what changed before it arrived.
+            // first seen: a hand has nothing to do with what changed before it arrived. A piece
+            // of colour untold that no hand was near goes to no hand: whose it is comes from
+            // where pieces went (see apply_acts).
             let since = self.changed_at[i];
             let hand = who.map(|(id, _)| id).or_else(|| {
                 if seen == SquareState::Piece {
@@ -451,22 +464,20 @@ impl Tracker {
                 if act.lift {
                     self.unattended.extend(self.belief[i].take());
                 } else {
-                    // Of the colour seen; any, where vision could not tell it.
-                    let colour_fits = |p: &Piece| act.colour.is_none_or(|c| p.color == c);
-                    let k = self.unattended.iter().rposition(|p| colour_fits(p) && act.role.is_none_or(|r| r == p.role) && can_stand(*p, act.square));
+                    let k = self.unattended.iter().rposition(|p| act.admits(p));
                     // Or from a square already seen empty but not yet counted as such.
                     let emptied = || {
-                        let occupied: shakmaty::Bitboard = Square::ALL.into_iter().filter(|s| self.belief[usize::from(*s)].is_some()).collect();
+                        let occupied = self.occupied();
                         Square::ALL.into_iter().find(|&from| {
                             let j = usize::from(from);
                             self.candidate[j].0 == SquareState::Empty
                                 && self.candidate[j].1 > 0
-                                && self.belief[j].is_some_and(|p| colour_fits(&p) && reaches(p, from, act.square, occupied))
+                                && self.belief[j].is_some_and(|p| act.colour.is_none_or(|c| p.color == c) && reaches(p, from, act.square, occupied))
                         })
                     };
                     // Or one that left in a hand just gone: set down as the arm withdrew.
                     let recent = act.at.1 - LOOSE_SECS;
-                    let gone = self.loose.iter().rposition(|(p, t)| *t >= recent && colour_fits(p) && act.role.is_none_or(|r| r == p.role) && can_stand(*p, act.square));
+                    let gone = self.loose.iter().rposition(|(p, t)| *t >= recent && act.admits(p));
                     let piece = match (k, gone) {
                         (Some(k), _) => self.unattended.remove(k),
                         (None, Some(g)) => self.loose.remove(g).0,
@@ -545,7 +556,7 @@ impl Tracker {
             // for the rules that hand's pieces left with it.
             let recent = act.at.1 - LOOSE_SECS;
             self.loose.retain(|(_, t)| *t >= recent);
-            let loose = || self.loose.iter().rposition(|(p, _)| colour_fits(p) && act.role.is_none_or(|r| r == p.role) && can_stand(*p, act.square));
+            let loose = || self.loose.iter().rposition(|(p, _)| act.admits(p));
             let (piece, named) = match (carried, loose()) {
                 (Some(p), _) => (p, None),
                 (None, Some(k)) => {
@@ -591,7 +602,7 @@ impl Tracker {
     /// Its lift is written now, timed by that dwell; when the square is uncovered and seen
     /// empty, nothing more happens.
     fn lift_unseen(&mut self, id: u32, to: Square, colour: Option<Color>, role: Option<Role>) -> Option<Piece> {
-        let occupied: shakmaty::Bitboard = Square::ALL.into_iter().filter(|s| self.belief[usize::from(*s)].is_some()).collect();
+        let occupied = self.occupied();
         let track = self.hands.get(&id)?;
         // Of colour untold, the hand's player's own.
         let colour = colour.unwrap_or(Color::from(track.side));

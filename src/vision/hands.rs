@@ -361,10 +361,10 @@ impl HandDetector {
                 if p.age <= HOLD_FRAMES {
                     let last = reach(rect, p.entry, &p.last);
                     let withdrawn = last < HOLD_REACH && p.furthest >= last + WITHDRAWN_BY;
-                    if !withdrawn {
-                        out.push(p.last.clone());
-                    } else {
+                    if withdrawn {
                         self.fading.extend(p.last.covers.iter().copied());
+                    } else {
+                        out.push(p.last.clone());
                     }
                 }
                 now.push(p);
