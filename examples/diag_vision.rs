@@ -6,7 +6,8 @@
 //! `cargo run --release --example diag_vision -- [GAME] [SEED] [PLIES]`; with DIAG_VERBOSE=1
 //! the frames where vision and truth disagree (DIAG_FRAMES=A-B adds a range), DIAG_OFFSETS=1
 //! the fingertips' error along and across the reach, DIAG_EVENTS=T0-T1 the tracker's events in
-//! that time span for each mix, DIAG_DUMP=F,G the rendered frames F and G as /tmp/diag-F.png.
+//! that time span for each mix, DIAG_DUMP=F,G the rendered frames F and G as /tmp/diag-F.png, DIAG_SQ=b2 that square's
+//! state, true and seen, in the frames printed.
 
 use shakmaty::Position;
 use touchmove::rules::{Rules, RulesConfig};
@@ -106,7 +107,8 @@ fn main() {
         }
         if verbose && (!wrong_here.is_empty() || over.len() != found.len() || std::env::var("DIAG_FRAMES").is_ok_and(|r| { let (a, b) = r.split_once("-").unwrap(); (a.parse::<usize>().unwrap()..b.parse().unwrap()).contains(&i) })) {
             let tips = |hs: &[&touchmove::types::HandObs]| hs.iter().map(|h| format!("{:?}/{}", h.extremity_square.map(|s| s.to_string()), h.covers.len())).collect::<Vec<_>>().join(",");
-            eprintln!("frame {i}: hands truth [{}] seen [{}]; wrong {}; covers {:?}", tips(&over), tips(&found), wrong_here.join(" "), found.iter().map(|h| h.covers.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" ")).collect::<Vec<_>>());
+            let watch = std::env::var("DIAG_SQ").ok().and_then(|s| s.parse::<shakmaty::Square>().ok()).map(|s| format!("; {s} truth {:?} seen {:?}", t.squares[usize::from(s)].state, o.squares[usize::from(s)])).unwrap_or_default();
+            eprintln!("frame {i}: hands truth [{}] seen [{}]; wrong {}; covers {:?}{watch}", tips(&over), tips(&found), wrong_here.join(" "), found.iter().map(|h| h.covers.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" ")).collect::<Vec<_>>());
         }
         seen.push(o);
     }
@@ -122,7 +124,7 @@ fn main() {
     }
     let want: Vec<String> = {
         let mut p = start.clone();
-        g.moves[..n].iter().map(|m| { let s = shakmaty::san::San::from_move(&p, *m).to_string(); p.play_unchecked(*m); s }).collect()
+        g.moves[..n].iter().map(|m| shakmaty::san::SanPlus::from_move_and_play_unchecked(&mut p, *m).to_string()).collect()
     };
     println!("truth:  {}", want.join(" "));
     let mix = |sq_from_vision: bool, hands_from_vision: bool| -> Vec<Observation> {

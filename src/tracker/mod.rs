@@ -93,6 +93,8 @@ struct HandTrack {
     still: Option<([f32; 2], (u64, f64))>,
     touched: Vec<Square>,
     held: Vec<Piece>,
+    /// Squares this hand lifted a piece from: a pawn may go diagonally to one of them.
+    lifted: shakmaty::Bitboard,
 }
 
 /// A change seen on a square, turned into an act.
@@ -280,7 +282,7 @@ impl Tracker {
                 let side = h.side.unwrap_or(Side::from(self.to_move));
                 let event_id = self.next_hand;
                 self.next_hand += 1;
-                let track = HandTrack { event_id, side, last_over: now.1, entered: now.1, longest: BTreeMap::new(), current: None, still: None, touched: Vec::new(), held: Vec::new() };
+                let track = HandTrack { event_id, side, last_over: now.1, entered: now.1, longest: BTreeMap::new(), current: None, still: None, touched: Vec::new(), held: Vec::new(), lifted: shakmaty::Bitboard::EMPTY };
                 self.hands.insert(h.id, track);
                 self.emit(now, EventKind::HandEnter { hand: HandId(event_id), side });
                 self.dirty = true;
@@ -472,7 +474,7 @@ impl Tracker {
                             let j = usize::from(from);
                             self.candidate[j].0 == SquareState::Empty
                                 && self.candidate[j].1 > 0
-                                && self.belief[j].is_some_and(|p| act.colour.is_none_or(|c| p.color == c) && reaches(p, from, act.square, occupied))
+                                && self.belief[j].is_some_and(|p| act.colour.is_none_or(|c| p.color == c) && reaches(p, from, act.square, occupied, self.victim(p, act.square)))
                         })
                     };
                     // Or one that left in a hand just gone: set down as the arm withdrew.
@@ -522,6 +524,7 @@ impl Tracker {
                 if let Some(p) = self.belief[i].take() {
                     if let Some(t) = self.hands.get_mut(&id) {
                         t.held.push(p);
+                        t.lifted.add(act.square);
                     }
                     self.emit(act.at, EventKind::Lift { hand, square: act.square });
                 }
@@ -613,13 +616,19 @@ impl Tracker {
             .chain(track.current)
             .filter(|(s, _)| *s != to)
             .filter(|(s, _)| {
-                self.belief[usize::from(*s)].is_some_and(|p| p.color == colour && role.is_none_or(|r| r == p.role) && reaches(p, *s, to, occupied))
+                self.belief[usize::from(*s)].is_some_and(|p| p.color == colour && role.is_none_or(|r| r == p.role) && reaches(p, *s, to, occupied, self.victim(p, to)))
             })
             .max_by(|a, b| a.1.length().total_cmp(&b.1.length()))?;
         let piece = self.belief[usize::from(from)].take()?;
         let hand = HandId(self.hands.get(&id).map_or(id, |t| t.event_id));
         self.emit(visit.end, EventKind::Lift { hand, square: from });
         Some(piece)
+    }
+
+    /// Whether a piece of the other colour than `mover`'s stood on `to` (still believed there,
+    /// or lifted from there by a hand still over the board): whether a pawn may take there.
+    fn victim(&self, mover: Piece, to: Square) -> bool {
+        self.belief[usize::from(to)].is_some_and(|p| p.color != mover.color) || self.hands.values().any(|t| t.lifted.contains(to))
     }
 
     fn hands_gone(&mut self, obs: &Observation, now: (u64, f64)) {
@@ -682,15 +691,18 @@ fn can_stand(p: Piece, sq: Square) -> bool {
 }
 
 /// Whether `piece` on `from` could move to `to` on a board with `occupied` squares (any
-/// capture allowed): enough to pick which hidden square a piece came from.
-fn reaches(piece: Piece, from: Square, to: Square, occupied: shakmaty::Bitboard) -> bool {
+/// capture allowed): enough to pick which hidden square a piece came from. A pawn goes
+/// diagonally only onto a `victim`, or from the rank where it can take en passant: a knight
+/// brought past its pawns is not one of them stepping aside.
+fn reaches(piece: Piece, from: Square, to: Square, occupied: shakmaty::Bitboard, victim: bool) -> bool {
     use shakmaty::attacks;
     match piece.role {
         Role::Pawn => {
             let forward: i32 = if piece.color == Color::White { 1 } else { -1 };
             let df = u32::from(to.file()) as i32 - u32::from(from.file()) as i32;
             let dr = u32::from(to.rank()) as i32 - u32::from(from.rank()) as i32;
-            (df.abs() <= 1 && dr == forward) || (df == 0 && dr == 2 * forward)
+            let en_passant = from.rank() == if piece.color == Color::White { shakmaty::Rank::Fifth } else { shakmaty::Rank::Fourth };
+            (df == 0 && dr == forward) || (df.abs() == 1 && dr == forward && (victim || en_passant)) || (df == 0 && dr == 2 * forward)
         }
         Role::King => attacks::king_attacks(from).contains(to) || (from.file() == shakmaty::File::E && (u32::from(to.file()) as i32 - 4).abs() == 2 && to.rank() == from.rank()),
         role => attacks::attacks(from, Piece { color: piece.color, role }, occupied).contains(to),
@@ -710,4 +722,7 @@ mod side_unknown;
 
 #[cfg(test)]
 mod colour_untold;
+
+#[cfg(test)]
+mod hidden_lift;
 
