@@ -12,7 +12,7 @@
 use shakmaty::Position;
 use touchmove::rules::{Rules, RulesConfig};
 use touchmove::sim::camera::Camera;
-use touchmove::sim::observe::ideal;
+use touchmove::sim::observe::{OperatorInputs, ideal};
 use touchmove::sim::render::Renderer;
 use touchmove::sim::scenes::game_scene;
 use touchmove::sim::timeline;
@@ -20,10 +20,16 @@ use touchmove::tracker::{Tracker, TrackerConfig};
 use touchmove::types::{BoardGeometry, DecisionKind, ImageSide, Observation, SquareState};
 use touchmove::vision::frame::Vision;
 
-fn record(start: &shakmaty::Chess, obs: &[Observation]) -> (Vec<String>, Vec<String>) {
+fn record(start: &shakmaty::Chess, obs: &[Observation], tl: &timeline::Timeline) -> (Vec<String>, Vec<String>) {
     let mut tracker = Tracker::new(TrackerConfig { start: start.board().clone(), ..TrackerConfig::default() });
     let mut rules = Rules::new(RulesConfig { start: start.clone(), white_sits: None });
-    let mut events: Vec<_> = obs.iter().flat_map(|o| tracker.observe(o)).collect();
+    // "J'adoube" is operator input, not vision: it joins the stream at its time.
+    let mut operator = OperatorInputs::of(tl);
+    let mut events: Vec<_> = obs.iter().flat_map(|o| {
+        let mut batch = tracker.observe(o);
+        batch.extend(operator.due(o.t));
+        batch
+    }).collect();
     events.extend(tracker.finish());
     if let Ok(range) = std::env::var("DIAG_EVENTS") {
         let (a, b) = range.split_once('-').map(|(a, b)| (a.parse::<f64>().unwrap(), b.parse::<f64>().unwrap())).unwrap();
@@ -142,7 +148,7 @@ fn main() {
         }).collect()
     };
     for (name, s, h) in [("ideal", false, false), ("vision squares", true, false), ("vision hands", false, true), ("vision", true, true)] {
-        let (moves, bad) = record(&start, &mix(s, h));
+        let (moves, bad) = record(&start, &mix(s, h), &tl);
         let ok = moves == want && bad.is_empty();
         println!("{name:>15}: {} {} | {}", if ok { "EXACT" } else { "     " }, moves.join(" "), bad.join("; "));
     }
