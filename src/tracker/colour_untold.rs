@@ -266,3 +266,43 @@ fn a_piece_seen_gone_with_no_hand_near_is_not_reported_missing_while_it_may_turn
     }).collect();
     assert!(boards.iter().all(|b| *b != Placement::from(&gone).to_string()), "{boards:?}");
 }
+
+/// 1. c4 d5, then White's pawn lifted from c4 by an arm that goes over `via` and leaves; the
+/// pawn is never seen set down, and d5 reads as a piece of colour untold from then on.
+fn pawn_takes_on_d5_untold(via: Square) -> (Board, Tracker, Vec<Event>) {
+    let mut start = Board::default();
+    for (from, to) in [(Square::C2, Square::C4), (Square::D7, Square::D5)] {
+        let p = start.remove_piece_at(from).expect("a pawn");
+        start.set_piece_at(to, p);
+    }
+    let mut lifted = start.clone();
+    let pawn = lifted.remove_piece_at(Square::C4).expect("the pawn");
+    let mut after = lifted.clone();
+    after.set_piece_at(Square::D5, pawn);
+    let mut t = tracker(&start);
+    let mut events = t.observe(&frame(0, &start, &[], None));
+    for n in 1..80 {
+        let o = match n {
+            1..10 => frame(n, &start, &[], Some(white_arm(Square::C4))),
+            10..20 => frame(n, &lifted, &[], Some(white_arm(via))),
+            _ => frame(n, &after, &[Square::D5], None),
+        };
+        events.extend(t.observe(&o));
+    }
+    events.extend(t.finish());
+    (after, t, events)
+}
+
+#[test]
+fn a_piece_of_colour_untold_where_a_hand_took_with_the_piece_it_carried_off_is_that_piece() {
+    let (after, t, events) = pawn_takes_on_d5_untold(Square::D5);
+    assert_eq!(t.board(), after, "{events:?}");
+    assert_eq!(last_board(&events), Some(Placement::from(&after).to_string()));
+}
+
+#[test]
+fn a_piece_of_colour_untold_where_no_hand_went_is_still_the_piece_that_stood_there() {
+    let (after, t, events) = pawn_takes_on_d5_untold(Square::C5);
+    assert_eq!(t.board().piece_at(Square::D5), Some(Piece { color: Color::Black, role: Role::Pawn }), "{events:?}");
+    assert_ne!(t.board(), after);
+}

@@ -97,6 +97,16 @@ struct HandTrack {
     lifted: shakmaty::Bitboard,
 }
 
+/// A piece that left the board in a hand.
+#[derive(Debug, Clone, Copy)]
+struct Loose {
+    piece: Piece,
+    /// When the hand left.
+    at: f64,
+    /// The squares the fingertips were over on the way.
+    over: shakmaty::Bitboard,
+}
+
 /// A change seen on a square, turned into an act.
 #[derive(Debug, Clone, Copy)]
 struct Act {
@@ -127,9 +137,9 @@ pub struct Tracker {
     hands: BTreeMap<u32, HandTrack>,
     next_hand: u32,
     clock_was: [bool; 2],
-    /// Pieces still in a hand when it left, with when: a hand-over to the other hand shows only
-    /// as the other hand setting the piece down.
-    loose: Vec<(Piece, f64)>,
+    /// Pieces still in a hand when it left: a hand-over to the other hand shows only as the
+    /// other hand setting the piece down.
+    loose: Vec<Loose>,
     /// Pieces seen gone from a square no hand was near, for where they turn up.
     unattended: Vec<Piece>,
     pending: Vec<(u64, Event)>,
@@ -392,6 +402,7 @@ impl Tracker {
                 continue;
             }
             let settled = SquareState::of(self.belief[i]);
+            let seen = self.untold_taker(sq, seen, obs.t).unwrap_or(seen);
             // A piece of colour untold where one stands is no change: vision could not tell
             // its colour, not that it changed.
             if seen.fits(self.belief[i]) {
@@ -452,9 +463,23 @@ impl Tracker {
         acts
     }
 
+    /// A piece of colour untold where the other side's piece stood, on a square the fingertips
+    /// went over on their way out with a piece still in the hand: that piece took there (a
+    /// capture whose taker vision cannot tell the colour of); it would otherwise have vanished.
+    fn untold_taker(&self, sq: Square, seen: SquareState, now: f64) -> Option<SquareState> {
+        let stood = self.belief[usize::from(sq)].filter(|_| seen == SquareState::Piece)?;
+        self.loose
+            .iter()
+            .rev()
+            .find(|l| l.at >= now - LOOSE_SECS && l.piece.color != stood.color && l.over.contains(sq) && can_stand(l.piece, sq))
+            .map(|l| SquareState::of(Some(l.piece)))
+    }
+
     fn apply_acts(&mut self, mut acts: Vec<Act>) {
         acts.sort_by(|a, b| a.at.1.total_cmp(&b.at.1).then(b.lift.cmp(&a.lift)));
         let step = 1.0 / self.fps_hint;
+        // The piece that last came off a square with no hand near, and where from.
+        let mut taken: Option<(Square, Piece)> = None;
         for act in acts {
             self.dirty = true;
             let i = usize::from(act.square);
@@ -464,6 +489,7 @@ impl Tracker {
                 // next board snapshot tells the rules what now stands where.
                 self.unheard = true;
                 if act.lift {
+                    taken = self.belief[i].map(|p| (act.square, p));
                     self.unattended.extend(self.belief[i].take());
                 } else {
                     let k = self.unattended.iter().rposition(|p| act.admits(p));
@@ -479,10 +505,17 @@ impl Tracker {
                     };
                     // Or one that left in a hand just gone: set down as the arm withdrew.
                     let recent = act.at.1 - LOOSE_SECS;
-                    let gone = self.loose.iter().rposition(|(p, t)| *t >= recent && act.admits(p));
+                    let gone = self.loose.iter().rposition(|l| l.at >= recent && act.admits(&l.piece));
                     let piece = match (k, gone) {
                         (Some(k), _) => self.unattended.remove(k),
-                        (None, Some(g)) => self.loose.remove(g).0,
+                        (None, Some(g)) => {
+                            // Where it set down on a square whose piece just came off, that
+                            // piece was taken, not left to turn up elsewhere.
+                            if let Some(k) = taken.filter(|(sq, _)| *sq == act.square).and_then(|(_, q)| self.unattended.iter().rposition(|p| *p == q)) {
+                                self.unattended.remove(k);
+                            }
+                            self.loose.remove(g).piece
+                        }
                         (None, None) => match emptied() {
                             Some(from) => {
                                 let j = usize::from(from);
@@ -502,7 +535,7 @@ impl Tracker {
                                     continue;
                                 };
                                 let pawn = |p: &Piece| p.color == color && p.role == Role::Pawn;
-                                if let Some(g) = self.loose.iter().rposition(|(p, _)| pawn(p)) {
+                                if let Some(g) = self.loose.iter().rposition(|l| pawn(&l.piece)) {
                                     self.loose.remove(g);
                                 } else if let Some(k) = self.unattended.iter().rposition(pawn) {
                                     self.unattended.remove(k);
@@ -558,12 +591,12 @@ impl Tracker {
             // A piece that left in a hand now gone comes back from off the board, so it is named:
             // for the rules that hand's pieces left with it.
             let recent = act.at.1 - LOOSE_SECS;
-            self.loose.retain(|(_, t)| *t >= recent);
-            let loose = || self.loose.iter().rposition(|(p, _)| act.admits(p));
+            self.loose.retain(|l| l.at >= recent);
+            let loose = || self.loose.iter().rposition(|l| act.admits(&l.piece));
             let (piece, named) = match (carried, loose()) {
                 (Some(p), _) => (p, None),
                 (None, Some(k)) => {
-                    let p = self.loose.remove(k).0;
+                    let p = self.loose.remove(k).piece;
                     (p, Some(p.role))
                 }
                 (None, None) => {
@@ -643,7 +676,8 @@ impl Tracker {
             .collect();
         for id in gone {
             if let Some(track) = self.hands.remove(&id) {
-                self.loose.extend(track.held.into_iter().map(|p| (p, now.1)));
+                let over = track.longest.keys().copied().chain(track.current.map(|(s, _)| s)).collect();
+                self.loose.extend(track.held.into_iter().map(|piece| Loose { piece, at: now.1, over }));
                 self.emit(now, EventKind::HandLeave { hand: HandId(track.event_id) });
             }
         }
