@@ -25,26 +25,34 @@ fn record(start: &shakmaty::Chess, obs: &[Observation], tl: &timeline::Timeline)
     let mut rules = Rules::new(RulesConfig { start: start.clone(), white_sits: None });
     // "J'adoube" is operator input, not vision: it joins the stream at its time.
     let mut operator = OperatorInputs::of(tl);
-    let mut events: Vec<_> = obs.iter().flat_map(|o| {
+    let (mut moves, mut bad, mut events) = (Vec::new(), Vec::new(), Vec::new());
+    let mut judge = |batch: Vec<touchmove::types::Event>, tracker: &mut Tracker, events: &mut Vec<touchmove::types::Event>| {
+        for e in batch {
+            for d in rules.apply(&e) {
+                match d.kind {
+                    DecisionKind::Move { san, .. } => {
+                        moves.push(san);
+                        // As the pipeline does: the game's names for the pieces.
+                        tracker.agree(rules.position().board());
+                    }
+                    DecisionKind::Violation { article, ref detail, .. } => bad.push(format!("{article}@{:.1}: {detail}", d.t)),
+                    _ => {}
+                }
+            }
+            events.push(e);
+        }
+    };
+    for o in obs {
         let mut batch = tracker.observe(o);
         batch.extend(operator.due(o.t));
-        batch
-    }).collect();
-    events.extend(tracker.finish());
+        judge(batch, &mut tracker, &mut events);
+    }
+    let rest = tracker.finish();
+    judge(rest, &mut tracker, &mut events);
     if let Ok(range) = std::env::var("DIAG_EVENTS") {
         let (a, b) = range.split_once('-').map(|(a, b)| (a.parse::<f64>().unwrap(), b.parse::<f64>().unwrap())).unwrap();
         for e in events.iter().filter(|e| (a..b).contains(&e.t)) {
             eprintln!("  {}", e.to_json());
-        }
-    }
-    let (mut moves, mut bad) = (Vec::new(), Vec::new());
-    for e in &events {
-        for d in rules.apply(e) {
-            match d.kind {
-                DecisionKind::Move { san, .. } => moves.push(san),
-                DecisionKind::Violation { article, ref detail, .. } => bad.push(format!("{article}@{:.1}: {detail}", d.t)),
-                _ => {}
-            }
         }
     }
     (moves, bad)

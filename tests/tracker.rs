@@ -30,6 +30,10 @@ fn track(scene: &Scene) -> (Vec<Event>, Vec<(u64, Decision)>) {
         batch.extend(operator.due(obs.t));
         for e in batch {
             for d in rules.apply(&e) {
+                // As the pipeline does: the game's names for the pieces after a move.
+                if matches!(d.kind, DecisionKind::Move { .. }) {
+                    tracker.agree(rules.position().board());
+                }
                 decisions.push((obs.frame, d));
             }
             events.push(e);

@@ -166,6 +166,7 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
                             image = frame.image;
                             for e in events {
                                 let published = session.apply(e)?;
+                                super::heed(&published, &session, &mut tracker);
                                 let moves = publish(&mut session, &feed, &published, &image)?;
                                 for t in moves {
                                     let due = wall + Duration::from_secs_f64((t - t0).max(0.0));
@@ -223,6 +224,7 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
     let rest = tracker.finish();
     for e in rest {
         let published = session.apply(e)?;
+        super::heed(&published, &session, &mut tracker);
         publish(&mut session, &feed, &published, &image)?;
     }
     let published = session.finish()?;

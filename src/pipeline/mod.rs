@@ -71,6 +71,14 @@ fn warn_if_unlearned(vision: &Vision, input: &crate::source::SourceSpec) {
     }
 }
 
+/// After a move the rules decided, the tracker takes the game's names for the pieces it sees
+/// ([`Tracker::agree`]).
+fn heed(published: &[session::Published], session: &session::Session, tracker: &mut Tracker) {
+    if published.iter().any(|p| matches!(p.decision.kind, crate::types::DecisionKind::Move { .. })) {
+        tracker.agree(shakmaty::Position::board(session.position()));
+    }
+}
+
 /// One frame through vision and the tracker: the events it reveals. A board snapshot carries
 /// where White sits and the board's orientation as vision found them (7.2.2, 7.3).
 fn see(vision: &mut Vision, tracker: &mut Tracker, frame: &Frame) -> anyhow::Result<Vec<Event>> {

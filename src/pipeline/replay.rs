@@ -37,9 +37,10 @@ pub struct Summary {
 }
 
 /// Judges events in order; the session logs them and what they lead to.
-fn judge(events: Vec<Event>, session: &mut Session) -> Result<()> {
+fn judge(events: Vec<Event>, session: &mut Session, tracker: &mut Tracker) -> Result<()> {
     for e in events {
-        session.apply(e)?;
+        let published = session.apply(e)?;
+        super::heed(&published, session, tracker);
     }
     Ok(())
 }
@@ -95,11 +96,11 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
             None => {
                 let Some([first, next]) = opening.offer(frame)? else { continue };
                 let v = vision.insert(start(job, &first)?);
-                judge(super::see(v, &mut tracker, &first)?, &mut session)?;
+                judge(super::see(v, &mut tracker, &first)?, &mut session, &mut tracker)?;
                 (v, next)
             }
         };
-        judge(super::see(v, &mut tracker, &frame)?, &mut session)?;
+        judge(super::see(v, &mut tracker, &frame)?, &mut session, &mut tracker)?;
     }
     decoder.join().map_err(|_| anyhow::anyhow!("the decoding thread failed"))?;
     if frames == 0 {
@@ -107,10 +108,10 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
     }
     if let Some(frame) = opening.rest() {
         let v = vision.insert(start(job, &frame)?);
-        judge(super::see(v, &mut tracker, &frame)?, &mut session)?;
+        judge(super::see(v, &mut tracker, &frame)?, &mut session, &mut tracker)?;
     }
     let rest = tracker.finish();
-    judge(rest, &mut session)?;
+    judge(rest, &mut session, &mut tracker)?;
     session.finish()?;
     let (moves, violations) = session.counts();
     Ok(Summary { frames, bad_frames: bad, moves, violations, seconds: started.elapsed().as_secs_f64() })

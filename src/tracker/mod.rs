@@ -207,6 +207,19 @@ impl Tracker {
         self.loose.clear();
     }
 
+    /// The game's board after a move the rules decided. Where it shows the same colour on every
+    /// square as the tracker believes, its names stand: the rules tell pieces apart by what is
+    /// legal (a castling's king from its rook) where the tracker could only guess, and a wrong
+    /// guess kept would later read as pieces displaced.
+    pub fn agree(&mut self, game: &Board) {
+        let colours = |p: Option<Piece>| p.map(|p| p.color);
+        if Square::ALL.into_iter().all(|sq| colours(self.belief[usize::from(sq)]) == colours(game.piece_at(sq))) {
+            for sq in Square::ALL {
+                self.belief[usize::from(sq)] = game.piece_at(sq);
+            }
+        }
+    }
+
     /// Queues an event at the time it happened; [`Self::flush`] writes it once no act still
     /// hidden under a hand can be dated before it.
     fn emit(&mut self, at: (u64, f64), kind: EventKind) {
