@@ -773,3 +773,6 @@ mod colour_untold;
 #[cfg(test)]
 mod hidden_lift;
 
+#[cfg(test)]
+mod agree;
+
