@@ -54,6 +54,8 @@ struct HandInfo {
     side: Color,
     entered: f64,
     left: Option<f64>,
+    /// Whether it has touched, lifted or set down anything.
+    acted: bool,
 }
 
 /// A hand acting on a square (touch, lift, place or release).
@@ -211,7 +213,7 @@ impl Rules {
         }
         match event.kind {
             EventKind::HandEnter { hand, side } => {
-                self.hands.entry(hand).or_insert(HandInfo { side: side.into(), entered: event.t, left: None });
+                self.hands.entry(hand).or_insert(HandInfo { side: side.into(), entered: event.t, left: None, acted: false });
             }
             EventKind::Touch { hand, square } => self.on_touch(hand, square),
             EventKind::Lift { hand, square } => self.on_lift(hand, square),
@@ -261,7 +263,7 @@ impl Rules {
     /// The player a hand belongs to. A hand never announced is taken as the mover's.
     fn side_of(&mut self, hand: HandId) -> Color {
         let (turn, t) = (self.pos.turn(), self.now.0);
-        self.hands.entry(hand).or_insert(HandInfo { side: turn, entered: t, left: None }).side
+        self.hands.entry(hand).or_insert(HandInfo { side: turn, entered: t, left: None, acted: false }).side
     }
 
     fn hands_on_board(&self) -> bool {
@@ -277,6 +279,9 @@ impl Rules {
             }
         }
         self.turn.acts.push(Act { hand, side, square });
+        if let Some(h) = self.hands.get_mut(&hand) {
+            h.acted = true;
+        }
     }
 
     /// A piece set down and never let go was knocked or dropped, not placed: contact with it
@@ -415,11 +420,15 @@ impl Rules {
             }
             self.let_go(side, u);
         }
-        if let Some(h) = self.hands.get_mut(&hand) {
+        let acted = self.hands.get_mut(&hand).map(|h| {
             h.left = Some(self.now.0);
+            h.acted
+        });
+        // "J'adoube" covers the adjusting the hand came to do, not what a later hand does; a
+        // hand that touched nothing has not used it yet (an arm seen leaving and coming back).
+        if acted != Some(false) {
+            self.announced[side] = false;
         }
-        // "J'adoube" covers the adjusting the hand came to do, not what a later hand does.
-        self.announced[side] = false;
         let quiet = !self.hands_on_board();
         self.evaluate(quiet);
     }

@@ -297,6 +297,24 @@ mod art_4_2_1 {
     }
 
     #[test]
+    fn art_4_2_1_an_announcement_outlasts_a_hand_that_touched_nothing() {
+        let d = Script::new()
+            .announce(W).enter(0, W).leave(0).enter(1, W).lift(1, "g1").place(1, "g1").release(1, "g1").mv_with(1, "e2e4").clock(W)
+            .run();
+        assert!(violations(&d).is_empty(), "{d:?}");
+        assert_eq!(adjusts(&d), [(W, "g1".to_owned())]);
+    }
+
+    #[test]
+    fn art_4_2_1_an_announcement_covers_one_hands_adjusting_only() {
+        let d = Script::new()
+            .announce(W).enter(0, W).lift(0, "b1").place(0, "b1").release(0, "b1").leave(0)
+            .enter(1, W).lift(1, "g1").place(1, "g1").release(1, "g1").mv_with(1, "e2e4").clock(W)
+            .run();
+        assert_eq!(violations(&d), [("4.3.1", Some(W))], "{d:?}");
+    }
+
+    #[test]
     fn art_4_2_1_adjusting_when_not_on_move_is_a_breach_announced_or_not() {
         for announced in [false, true] {
             let mut s = Script::new();
