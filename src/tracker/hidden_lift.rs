@@ -78,3 +78,48 @@ fn a_pawn_hidden_under_the_arm_takes_diagonally() {
     assert_eq!(t.board(), after, "{events:?}");
     assert!(events.iter().any(|e| matches!(e.kind, EventKind::Lift { square: B2, .. })), "{events:?}");
 }
+
+/// The h1 rook adjusted by an arm vision loses for a moment while the rook is off its square:
+/// the rook is seen gone with no hand near, then set back by the arm, seen again.
+#[test]
+fn a_piece_seen_gone_while_the_arm_was_lost_and_set_back_is_adjusted() {
+    use Square::*;
+    let start = Board::default();
+    let mut lifted = start.clone();
+    lifted.discard_piece_at(H1);
+    let mut t = Tracker::new(TrackerConfig { start: start.clone(), ..TrackerConfig::default() });
+    let mut events = t.observe(&frame(0, &start, None));
+    let mut n = 1;
+    let mut run = |t: &mut Tracker, frames: u64, board: &Board, arm: Option<(Square, &[Square])>| {
+        for _ in 0..frames {
+            events.extend(t.observe(&frame(n, board, arm)));
+            n += 1;
+        }
+    };
+    run(&mut t, 10, &start, Some((H1, &[H1])));
+    run(&mut t, 12, &lifted, None);
+    // The arm, seen again, with a new id.
+    let back = |n| frame(n, &start, Some((H1, &[H1])));
+    for _ in 0..10 {
+        let mut o = back(n);
+        o.hands[0].id = 4;
+        events.extend(t.observe(&o));
+        n += 1;
+    }
+    for _ in 0..10 {
+        let mut o = frame(n, &start, Some((H3, &[H3])));
+        o.hands[0].id = 4;
+        events.extend(t.observe(&o));
+        n += 1;
+    }
+    for _ in 0..20 {
+        events.extend(t.observe(&frame(n, &start, None)));
+        n += 1;
+    }
+    events.extend(t.finish());
+    assert_eq!(t.board(), start, "{events:?}");
+    let at = |kind: fn(&EventKind) -> bool| events.iter().position(|e| kind(&e.kind));
+    let lift = at(|k| matches!(k, EventKind::Lift { square: H1, .. })).expect("the rook's lift");
+    let place = at(|k| matches!(k, EventKind::Place { square: H1, .. })).expect("the rook set back");
+    assert!(lift < place, "{events:?}");
+}

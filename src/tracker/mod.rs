@@ -95,6 +95,8 @@ struct HandTrack {
     held: Vec<Piece>,
     /// Squares this hand lifted a piece from: a pawn may go diagonally to one of them.
     lifted: shakmaty::Bitboard,
+    /// Whether it has lifted or set down a piece yet.
+    acted: bool,
 }
 
 /// A piece that left the board in a hand.
@@ -141,7 +143,7 @@ pub struct Tracker {
     /// other hand setting the piece down.
     loose: Vec<Loose>,
     /// Pieces seen gone from a square no hand was near, for where they turn up.
-    unattended: Vec<Piece>,
+    unattended: Vec<(Piece, Square)>,
     pending: Vec<(u64, Event)>,
     seq: u64,
     last_t: f64,
@@ -223,6 +225,9 @@ impl Tracker {
     /// Queues an event at the time it happened; [`Self::flush`] writes it once no act still
     /// hidden under a hand can be dated before it.
     fn emit(&mut self, at: (u64, f64), kind: EventKind) {
+        if let EventKind::Lift { hand, .. } | EventKind::Place { hand, .. } = kind {
+            self.hands.values_mut().filter(|t| t.event_id == hand.0).for_each(|t| t.acted = true);
+        }
         self.seq += 1;
         self.pending.push((self.seq, Event { t: at.1, frame: Some(at.0), kind }));
     }
@@ -242,6 +247,15 @@ impl Tracker {
 
     fn flush(&mut self, covered: &[Square]) {
         let mark = if self.hands.is_empty() { f64::INFINITY } else { self.watermark(covered) };
+        // A touch waits until its hand lifts a piece or leaves: fingertips seen a square off
+        // while grasping show as a touch of the neighbour, which the lift then takes back.
+        let grasping = |h: HandId| self.hands.values().any(|t| t.event_id == h.0 && !t.acted);
+        let mark = self
+            .pending
+            .iter()
+            .filter(|(_, e)| matches!(e.kind, EventKind::Touch { hand, .. } if grasping(hand)))
+            .map(|(_, e)| e.t)
+            .fold(mark, f64::min);
         self.pending.sort_by(|a, b| a.1.t.total_cmp(&b.1.t).then(a.0.cmp(&b.0)));
         let ready = self.pending.iter().take_while(|(_, e)| e.t < mark).count();
         for (_, mut e) in self.pending.drain(..ready) {
@@ -305,7 +319,7 @@ impl Tracker {
                 let side = h.side.unwrap_or(Side::from(self.to_move));
                 let event_id = self.next_hand;
                 self.next_hand += 1;
-                let track = HandTrack { event_id, side, last_over: now.1, entered: now.1, longest: BTreeMap::new(), current: None, still: None, touched: Vec::new(), held: Vec::new(), lifted: shakmaty::Bitboard::EMPTY };
+                let track = HandTrack { event_id, side, last_over: now.1, entered: now.1, longest: BTreeMap::new(), current: None, still: None, touched: Vec::new(), held: Vec::new(), lifted: shakmaty::Bitboard::EMPTY, acted: false };
                 self.hands.insert(h.id, track);
                 self.emit(now, EventKind::HandEnter { hand: HandId(event_id), side });
                 self.dirty = true;
@@ -503,9 +517,9 @@ impl Tracker {
                 self.unheard = true;
                 if act.lift {
                     taken = self.belief[i].map(|p| (act.square, p));
-                    self.unattended.extend(self.belief[i].take());
+                    self.unattended.extend(self.belief[i].take().map(|p| (p, act.square)));
                 } else {
-                    let k = self.unattended.iter().rposition(|p| act.admits(p));
+                    let k = self.unattended.iter().rposition(|(p, _)| act.admits(p));
                     // Or from a square already seen empty but not yet counted as such.
                     let emptied = || {
                         let occupied = self.occupied();
@@ -520,11 +534,11 @@ impl Tracker {
                     let recent = act.at.1 - LOOSE_SECS;
                     let gone = self.loose.iter().rposition(|l| l.at >= recent && act.admits(&l.piece));
                     let piece = match (k, gone) {
-                        (Some(k), _) => self.unattended.remove(k),
+                        (Some(k), _) => self.unattended.remove(k).0,
                         (None, Some(g)) => {
                             // Where it set down on a square whose piece just came off, that
                             // piece was taken, not left to turn up elsewhere.
-                            if let Some(k) = taken.filter(|(sq, _)| *sq == act.square).and_then(|(_, q)| self.unattended.iter().rposition(|p| *p == q)) {
+                            if let Some(k) = taken.filter(|(sq, _)| *sq == act.square).and_then(|(_, q)| self.unattended.iter().rposition(|(p, _)| *p == q)) {
                                 self.unattended.remove(k);
                             }
                             self.loose.remove(g).piece
@@ -550,7 +564,7 @@ impl Tracker {
                                 let pawn = |p: &Piece| p.color == color && p.role == Role::Pawn;
                                 if let Some(g) = self.loose.iter().rposition(|l| pawn(&l.piece)) {
                                     self.loose.remove(g);
-                                } else if let Some(k) = self.unattended.iter().rposition(pawn) {
+                                } else if let Some(k) = self.unattended.iter().rposition(|(p, _)| pawn(p)) {
                                     self.unattended.remove(k);
                                 } else {
                                     self.refused.add(act.square);
@@ -567,6 +581,10 @@ impl Tracker {
             };
             let hand = HandId(self.hands.get(&id).map_or(id, |t| t.event_id));
             if act.lift {
+                // This lift timed by the fingertips' stay on a neighbour they touched: that
+                // touch was this grasp, seen a square off.
+                let off: shakmaty::Bitboard = shakmaty::attacks::king_attacks(act.square).into_iter().filter(|&t| self.visit_of(id, t).is_some_and(|v| v.end.0 == act.at.0)).collect();
+                self.pending.retain(|(_, e)| !matches!(e.kind, EventKind::Touch { hand: h, square } if h == hand && off.contains(square)));
                 if let Some(p) = self.belief[i].take() {
                     if let Some(t) = self.hands.get_mut(&id) {
                         t.held.push(p);
@@ -600,6 +618,15 @@ impl Tracker {
                 }
                 other => other,
             };
+            // A piece of the hand's player seen gone from this very square while no hand was
+            // near (the arm lost for a moment) is the one set back: an adjustment, its lift
+            // this hand's.
+            let player = self.hands.get(&id).map(|t| Color::from(t.side));
+            let carried = carried.or_else(|| {
+                let k = self.unattended.iter().rposition(|(p, from)| *from == act.square && act.colour.is_some() && Some(p.color) == player && act.admits(p))?;
+                self.emit((act.at.0.saturating_sub(1), act.at.1 - step), EventKind::Lift { hand, square: act.square });
+                Some(self.unattended.remove(k).0)
+            });
             let carried = carried.or_else(|| self.lift_unseen(id, act.square, colour, act.role));
             // A piece that left in a hand now gone comes back from off the board, so it is named:
             // for the rules that hand's pieces left with it.
@@ -775,4 +802,7 @@ mod hidden_lift;
 
 #[cfg(test)]
 mod agree;
+
+#[cfg(test)]
+mod grasp;
 
