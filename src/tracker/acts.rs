@@ -1,0 +1,225 @@
+//! Changes turned into the hands' acts: which piece was lifted, which was set down and where it
+//! came from — the hand's own, a piece seen gone while no hand was near, one left in a hand
+//! just gone, or, on a far rank, a promotion's new piece. Nothing is invented: a piece from
+//! nowhere is refused and the square looked at again.
+
+use shakmaty::{Color, Piece, Role, Square};
+
+use super::{Act, HandTrack, LOOSE_SECS, Tracker, can_stand, on_far_rank, reaches};
+use crate::types::{EventKind, HandId, Side, SquareState};
+
+impl Tracker {
+    /// A piece of colour untold where the other side's piece stood, on a square the fingertips
+    /// went over on their way out with a piece still in the hand: that piece took there (a
+    /// capture whose taker vision cannot tell the colour of); it would otherwise have vanished.
+    pub(super) fn untold_taker(&self, sq: Square, seen: SquareState, now: f64) -> Option<SquareState> {
+        let stood = self.belief[usize::from(sq)].filter(|_| seen == SquareState::Piece)?;
+        self.loose
+            .iter()
+            .rev()
+            .find(|l| l.at >= now - LOOSE_SECS && l.piece.color != stood.color && l.over.contains(sq) && can_stand(l.piece, sq))
+            .map(|l| SquareState::of(Some(l.piece)))
+    }
+
+    pub(super) fn apply_acts(&mut self, mut acts: Vec<Act>) {
+        acts.sort_by(|a, b| a.at.1.total_cmp(&b.at.1).then(b.lift.cmp(&a.lift)));
+        let step = 1.0 / self.fps_hint;
+        // The piece that last came off a square with no hand near, and where from.
+        let mut taken: Option<(Square, Piece)> = None;
+        for act in acts {
+            self.dirty = true;
+            let i = usize::from(act.square);
+            let Some(id) = act.hand else {
+                // No hand was seen over this square (an arm vision missed, or a piece falling):
+                // the piece that left a square goes where a piece of its colour appeared, and the
+                // next board snapshot tells the rules what now stands where.
+                self.unheard = true;
+                if act.lift {
+                    taken = self.belief[i].map(|p| (act.square, p));
+                    self.unattended.extend(self.belief[i].take().map(|p| (p, act.square)));
+                } else {
+                    let k = self.unattended.iter().rposition(|(p, _)| act.admits(p));
+                    // Or from a square already seen empty but not yet counted as such.
+                    let emptied = || {
+                        let occupied = self.occupied();
+                        Square::ALL.into_iter().find(|&from| {
+                            let j = usize::from(from);
+                            self.candidate[j].0 == SquareState::Empty
+                                && self.candidate[j].1 > 0
+                                && self.belief[j].is_some_and(|p| act.colour.is_none_or(|c| p.color == c) && reaches(p, from, act.square, occupied, self.victim(p, act.square)))
+                        })
+                    };
+                    // Or one that left in a hand just gone: set down as the arm withdrew.
+                    let recent = act.at.1 - LOOSE_SECS;
+                    let gone = self.loose.iter().rposition(|l| l.at >= recent && act.admits(&l.piece));
+                    let piece = match (k, gone) {
+                        (Some(k), _) => self.unattended.remove(k).0,
+                        (None, Some(g)) => {
+                            // Where it set down on a square whose piece just came off, that
+                            // piece was taken, not left to turn up elsewhere.
+                            if let Some(k) = taken.filter(|(sq, _)| *sq == act.square).and_then(|(_, q)| self.unattended.iter().rposition(|(p, _)| *p == q)) {
+                                self.unattended.remove(k);
+                            }
+                            self.loose.remove(g).piece
+                        }
+                        (None, None) => match emptied() {
+                            Some(from) => {
+                                let j = usize::from(from);
+                                self.candidate[j] = (SquareState::Empty, 0);
+                                self.belief[j].take().expect("checked above")
+                            }
+                            // A piece from nowhere, with no hand near, is a promotion's new
+                            // piece where a pawn of its colour just left the board and it stands
+                            // on that pawn's last rank. Anything else is far more often a
+                            // misread (a tall neighbour leaning over the square, a reflection)
+                            // than a piece brought in by an arm vision missed: nothing is
+                            // invented, and the square is looked at again (it takes the piece
+                            // once one is seen gone from another square).
+                            None => {
+                                let Some(color) = act.colour.filter(|&c| on_far_rank(c, act.square)) else {
+                                    self.refused.add(act.square);
+                                    continue;
+                                };
+                                let pawn = |p: &Piece| p.color == color && p.role == Role::Pawn;
+                                if let Some(g) = self.loose.iter().rposition(|l| pawn(&l.piece)) {
+                                    self.loose.remove(g);
+                                } else if let Some(k) = self.unattended.iter().rposition(|(p, _)| pawn(p)) {
+                                    self.unattended.remove(k);
+                                } else {
+                                    self.refused.add(act.square);
+                                    continue;
+                                }
+                                Piece { color, role: act.role.unwrap_or(Role::Queen) }
+                            }
+                        },
+                    };
+                    self.belief[i] = Some(piece);
+                    self.to_move = !piece.color;
+                }
+                continue;
+            };
+            let hand = HandId(self.hands.get(&id).map_or(id, |t| t.event_id));
+            if act.lift {
+                // This lift timed by the fingertips' stay on a neighbour they touched: that
+                // touch was this grasp, seen a square off.
+                let off: shakmaty::Bitboard = shakmaty::attacks::king_attacks(act.square).into_iter().filter(|&t| self.visit_of(id, t).is_some_and(|v| v.end.0 == act.at.0)).collect();
+                self.pending.retain(|(_, e)| !matches!(e.kind, EventKind::Touch { hand: h, square } if h == hand && off.contains(square)));
+                if let Some(p) = self.belief[i].take() {
+                    if let Some(t) = self.hands.get_mut(&id) {
+                        t.held.push(p);
+                        t.lifted.add(act.square);
+                    }
+                    self.emit(act.at, EventKind::Lift { hand, square: act.square });
+                }
+                continue;
+            }
+            // The colour seen; where vision could not tell it, whatever the hand holds says.
+            let colour = act.colour;
+            let colour_fits = |p: &Piece| colour.is_none_or(|c| p.color == c);
+            // What this hand lifted, else what another hand of the player holds (a hand-over),
+            // else a piece from off the board (a promotion).
+            let mut take = |t: &mut HandTrack| t.held.iter().rposition(colour_fits).map(|k| t.held.remove(k));
+            let carried = match self.hands.get_mut(&id).and_then(&mut take) {
+                Some(p) => Some(p),
+                None => self.hands.values_mut().find_map(&mut take),
+            };
+            // Vision naming a different piece than the one carried: the carried one (a pawn
+            // being promoted) stays in the hand and a new piece came from off the board.
+            let carried = match carried {
+                // On the rank where its side promotes, only a pawn is taken to be other than vision
+                // names it: vision names pieces there for promotions, and may misname a rook or a
+                // queen that arrives there by a plain move.
+                Some(p) if act.role.is_some_and(|r| r != p.role) && (p.role == Role::Pawn || !on_far_rank(p.color, act.square)) => {
+                    if let Some(t) = self.hands.get_mut(&id) {
+                        t.held.push(p);
+                    }
+                    None
+                }
+                other => other,
+            };
+            // A piece of the hand's player seen gone from this very square while no hand was
+            // near (the arm lost for a moment) is the one set back: an adjustment, its lift
+            // this hand's.
+            let player = self.hands.get(&id).map(|t| Color::from(t.side));
+            let carried = carried.or_else(|| {
+                let k = self.unattended.iter().rposition(|(p, from)| *from == act.square && act.colour.is_some() && Some(p.color) == player && act.admits(p))?;
+                self.emit((act.at.0.saturating_sub(1), act.at.1 - step), EventKind::Lift { hand, square: act.square });
+                Some(self.unattended.remove(k).0)
+            });
+            let carried = carried.or_else(|| self.lift_unseen(id, act.square, colour, act.role));
+            // A piece that left in a hand now gone comes back from off the board, so it is named:
+            // for the rules that hand's pieces left with it.
+            let recent = act.at.1 - LOOSE_SECS;
+            self.loose.retain(|l| l.at >= recent);
+            let loose = || self.loose.iter().rposition(|l| act.admits(&l.piece));
+            let (piece, named) = match (carried, loose()) {
+                (Some(p), _) => (p, None),
+                (None, Some(k)) => {
+                    let p = self.loose.remove(k).piece;
+                    (p, Some(p.role))
+                }
+                (None, None) => {
+                    // A piece from off the board is a promotion's: of the colour seen, on the
+                    // rank where that colour promotes, or, untold, the promoting side's where
+                    // vision named a piece on a far rank. Anywhere else nothing is taken yet: a
+                    // piece the hand brought from a square vision did not see it leave, or a
+                    // misread; the square is looked at again, and takes the piece once one is
+                    // seen gone from another square.
+                    let promoting = || Color::ALL.into_iter().find(|&c| on_far_rank(c, act.square));
+                    let promoted = match colour {
+                        Some(c) => on_far_rank(c, act.square).then_some(c),
+                        None => act.role.and_then(|_| promoting()),
+                    };
+                    let Some(color) = promoted else {
+                        self.refused.add(act.square);
+                        continue;
+                    };
+                    let role = act.role.unwrap_or(Role::Queen);
+                    (Piece { color, role }, Some(role))
+                }
+            };
+            self.belief[i] = Some(piece);
+            self.to_move = !piece.color;
+            // Fingers resting on the piece just put down are not a new touch.
+            if let Some(t) = self.hands.get_mut(&id) {
+                t.touched.push(act.square);
+            }
+            let color = (named.is_some() && self.hands.get(&id).is_some_and(|t| Color::from(t.side) != piece.color)).then_some(Side::from(piece.color));
+            self.emit(act.at, EventKind::Place { hand, square: act.square, piece: named, color });
+            let release = if act.until.1 > act.at.1 { act.until } else { (act.at.0 + 1, act.at.1 + step) };
+            self.emit(release, EventKind::Release { hand, square: act.square });
+        }
+    }
+
+    /// A piece set down by a hand that holds none came from a square the arm still hides: the
+    /// one of that colour (the hand's player's where vision could not tell it; and type, if
+    /// vision named it) the hand dwelt on longest, from where that piece could reach the square.
+    /// Its lift is written now, timed by that dwell; when the square is uncovered and seen
+    /// empty, nothing more happens.
+    pub(super) fn lift_unseen(&mut self, id: u32, to: Square, colour: Option<Color>, role: Option<Role>) -> Option<Piece> {
+        let occupied = self.occupied();
+        let track = self.hands.get(&id)?;
+        // Of colour untold, the hand's player's own.
+        let colour = colour.unwrap_or(Color::from(track.side));
+        let (from, visit) = track
+            .longest
+            .iter()
+            .map(|(s, v)| (*s, *v))
+            .chain(track.current)
+            .filter(|(s, _)| *s != to)
+            .filter(|(s, _)| {
+                self.belief[usize::from(*s)].is_some_and(|p| p.color == colour && role.is_none_or(|r| r == p.role) && reaches(p, *s, to, occupied, self.victim(p, to)))
+            })
+            .max_by(|a, b| a.1.length().total_cmp(&b.1.length()))?;
+        let piece = self.belief[usize::from(from)].take()?;
+        let hand = HandId(self.hands.get(&id).map_or(id, |t| t.event_id));
+        self.emit(visit.end, EventKind::Lift { hand, square: from });
+        Some(piece)
+    }
+
+    /// Whether a piece of the other colour than `mover`'s stood on `to` (still believed there,
+    /// or lifted from there by a hand still over the board): whether a pawn may take there.
+    pub(super) fn victim(&self, mover: Piece, to: Square) -> bool {
+        self.belief[usize::from(to)].is_some_and(|p| p.color != mover.color) || self.hands.values().any(|t| t.lifted.contains(to))
+    }
+}

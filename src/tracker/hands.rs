@@ -1,0 +1,118 @@
+//! Following the hands: each arm's stays over squares (what a lift or place is timed by and
+//! given to), its touches (fingertips at rest on a piece), and its leaving with what it holds.
+
+use std::collections::BTreeMap;
+
+use shakmaty::Square;
+
+use super::{HandTrack, LEAVE_SECS, Loose, STILL_SQUARES, TOUCH_INSET, Tracker, Visit};
+use crate::types::{EventKind, HandId, Observation, Side};
+
+impl Tracker {
+    pub(super) fn follow_hands(&mut self, obs: &Observation, now: (u64, f64)) {
+        for h in &obs.hands {
+            let over = h.extremity_square.is_some() || !h.covers.is_empty();
+            if !over {
+                continue;
+            }
+            if !self.hands.contains_key(&h.id) {
+                self.tell_unheard(now);
+                let side = h.side.unwrap_or(Side::from(self.to_move));
+                let event_id = self.next_hand;
+                self.next_hand += 1;
+                let track = HandTrack { event_id, side, last_over: now.1, entered: now.1, longest: BTreeMap::new(), current: None, still: None, touched: Vec::new(), held: Vec::new(), lifted: shakmaty::Bitboard::EMPTY, acted: false };
+                self.hands.insert(h.id, track);
+                self.emit(now, EventKind::HandEnter { hand: HandId(event_id), side });
+                self.dirty = true;
+            }
+            if let Some(t) = self.hands.get_mut(&h.id) {
+                t.last_over = now.1;
+            }
+            let dwell = self.cfg.dwell_secs;
+            let occupied = h.extremity_square.is_some_and(|sq| self.belief[usize::from(sq)].is_some());
+            let track = self.hands.get_mut(&h.id).expect("inserted above");
+            match (h.extremity_square, track.current) {
+                (Some(sq), Some((cur, mut visit))) if cur == sq => {
+                    visit.end = now;
+                    track.current = Some((sq, visit));
+                }
+                (sq, current) => {
+                    if let Some((cur, visit)) = current {
+                        let best = track.longest.entry(cur).or_insert(visit);
+                        if visit.length() >= best.length() {
+                            *best = visit;
+                        }
+                    }
+                    track.current = sq.map(|s| (s, Visit { start: now, end: now }));
+                }
+            }
+            // A touch is the fingertips at rest on a piece; a hand sweeping past, however slowly,
+            // keeps moving. Without a board position from vision, a stay on the square counts.
+            let rest = match h.extremity_board {
+                Some(p) => {
+                    let moved = track.still.is_none_or(|(q, _)| (p[0] - q[0]).hypot(p[1] - q[1]) > STILL_SQUARES);
+                    if moved {
+                        track.still = Some((p, now));
+                    }
+                    track.still.map(|(_, since)| since)
+                }
+                None => track.current.map(|(_, v)| v.start),
+            };
+            // Near a square's edge, fingertips seen a little off may be on the neighbour:
+            // only a rest clearly on the piece is a touch (a false 4.3 is worse than a miss).
+            let clear = h.extremity_board.is_none_or(|p| p.iter().all(|c| (TOUCH_INSET..1.0 - TOUCH_INSET).contains(&c.rem_euclid(1.0))));
+            if let (Some((sq, _)), Some(since)) = (track.current, rest) {
+                if occupied && clear && now.1 - since.1 >= dwell && !track.touched.contains(&sq) {
+                    track.touched.push(sq);
+                    let at = since;
+                    let hand = HandId(track.event_id);
+                    self.emit(at, EventKind::Touch { hand, square: sq });
+                }
+            }
+        }
+    }
+
+    /// The longest stay of hand `id` over `sq`, the current one included.
+    pub(super) fn visit_of(&self, id: u32, sq: Square) -> Option<Visit> {
+        let track = self.hands.get(&id)?;
+        let current = track.current.filter(|(s, _)| *s == sq).map(|(_, v)| v);
+        match (track.longest.get(&sq).copied(), current) {
+            (Some(a), Some(b)) => Some(if b.length() >= a.length() { b } else { a }),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The longest stay of any hand over any of `squares`, with the hand.
+    pub(super) fn longest_on(&self, squares: shakmaty::Bitboard) -> Option<(u32, Visit)> {
+        let mut best: Option<(u32, Visit)> = None;
+        for &id in self.hands.keys() {
+            for s in squares {
+                if let Some(v) = self.visit_of(id, s) {
+                    if best.is_none_or(|(_, b)| v.length() > b.length()) {
+                        best = Some((id, v));
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    pub(super) fn hands_gone(&mut self, obs: &Observation, now: (u64, f64)) {
+        // An arm resting just off the playing area is still reaching in; it has left once it is
+        // out of view, or away from the board for a moment.
+        let in_view: Vec<u32> = obs.hands.iter().map(|h| h.id).collect();
+        let gone: Vec<u32> = self
+            .hands
+            .iter()
+            .filter(|(id, t)| !in_view.contains(id) || now.1 - t.last_over > LEAVE_SECS)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in gone {
+            if let Some(track) = self.hands.remove(&id) {
+                let over = track.longest.keys().copied().chain(track.current.map(|(s, _)| s)).collect();
+                self.loose.extend(track.held.into_iter().map(|piece| Loose { piece, at: now.1, over }));
+                self.emit(now, EventKind::HandLeave { hand: HandId(track.event_id) });
+            }
+        }
+    }
+}
