@@ -95,6 +95,23 @@ impl Rules {
         self.violation(Some(side), Breach { article: Article::A7_4_1, detail, confidence: 0.9 });
     }
 
+    /// Pieces the player now on move was seen displacing while the game still had his opponent
+    /// to move (the opponent's move seen late, from the board): once nothing else differs and
+    /// they are one legal move of his, that move was made, not pieces displaced.
+    fn displaced_as_move(&mut self) {
+        let mover = self.pos.turn();
+        if self.known.is_empty() || self.result.is_some() || self.known.iter().any(|k| k.by != Some(mover)) {
+            return;
+        }
+        let board = self.phys.board();
+        let Some(m) = exact_match(&self.pos, &board, Bitboard::EMPTY).or_else(|| colour_match(&self.pos, &board, Bitboard::EMPTY)) else { return };
+        self.complete(m, Bitboard::EMPTY, self.now);
+        for sq in move_squares(m) {
+            self.phys.set_square(sq, self.pos.board().piece_at(sq));
+        }
+        self.resolve_known();
+    }
+
     /// A settled board as seen: where it differs from what the events left, the eyes win.
     pub(super) fn follow_seen_board(&mut self, placement: &Placement) {
         let tracked = self.phys.board();
@@ -116,6 +133,7 @@ impl Rules {
         let masked = self.known_mask();
         if let Some(m) = exact_match(&self.pos, &board, masked) {
             self.complete(m, Bitboard::EMPTY, self.now);
+            self.displaced_as_move();
             return;
         }
         // The squares' colours fit one legal move though the pieces were named otherwise (the
@@ -126,6 +144,7 @@ impl Rules {
             for sq in move_squares(m) {
                 self.phys.set_square(sq, self.pos.board().piece_at(sq));
             }
+            self.displaced_as_move();
             return;
         }
         // Moves made while the events caught none of them (fast play, an arm never seen, pieces
@@ -141,6 +160,7 @@ impl Rules {
             for sq in diff(&board, self.pos.board()) & !masked {
                 self.phys.set_square(sq, self.pos.board().piece_at(sq));
             }
+            self.displaced_as_move();
             return;
         }
         self.resolve_known();
@@ -224,6 +244,19 @@ mod art_7_6 {
         let d = Script::new().board(START, true).board("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR", true).run();
         assert_eq!(sans(&d), ["e4", "e5"]);
         assert!(violations(&d).is_empty());
+    }
+
+    #[test]
+    fn art_7_6_a_move_made_before_the_opponents_was_seen_is_a_move_once_it_is() {
+        // Black castles with no hand seen; White's knight is seen moving while the game still
+        // has Black to move (a displacement, for now); then the board shows both.
+        let fen = "r1bqk2r/p1p1bppp/2P2n2/8/8/8/PPP1QPPP/RNB1KB1R b KQkq - 0 8";
+        let d = Script::from_fen(fen)
+            .enter(0, W).lift(0, "b1").place(0, "c3").release(0, "c3").leave(0)
+            .board("r1bq1rk1/p1p1bppp/2P2n2/8/8/2N5/PPP1QPPP/R1B1KB1R", true)
+            .run();
+        assert_eq!(sans(&d), ["O-O", "Nc3"], "{d:?}");
+        assert!(violations(&d).is_empty(), "{d:?}");
     }
 
     #[test]
