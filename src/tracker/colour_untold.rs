@@ -306,3 +306,42 @@ fn a_piece_of_colour_untold_where_no_hand_went_is_still_the_piece_that_stood_the
     assert_eq!(t.board().piece_at(Square::D5), Some(Piece { color: Color::Black, role: Role::Pawn }), "{events:?}");
     assert_ne!(t.board(), after);
 }
+
+#[test]
+fn a_piece_seen_gone_is_looked_for_on_squares_in_doubt_before_the_board_is_told() {
+    // Black's knight leaves g8 with no hand seen while f6, where it went, stays in doubt for
+    // two seconds (40 frames at 20 a second): longer than a board takes to settle.
+    let start = open_game();
+    let after = knight_to_f6(&start);
+    let mut gone = start.clone();
+    gone.discard_piece_at(Square::G8);
+    let mut t = tracker(&start);
+    let mut events = t.observe(&frame(0, &start, &[], None));
+    for n in 1..120 {
+        let o = if n < 40 { seen(n, &gone, &[], &[Square::F6], None) } else { frame(n, &after, &[], None) };
+        events.extend(t.observe(&o));
+    }
+    events.extend(t.finish());
+    let boards: Vec<String> = events.iter().filter_map(|e| match &e.kind {
+        EventKind::Board { placement, .. } => Some(placement.to_string()),
+        _ => None,
+    }).collect();
+    assert!(boards.iter().all(|b| *b != Placement::from(&gone).to_string()), "{boards:?}");
+    assert_eq!(boards.last(), Some(&Placement::from(&after).to_string()));
+}
+
+#[test]
+fn a_board_still_looked_over_when_the_recording_ends_is_told_as_it_stands() {
+    // Black's knight is seen gone from g8 with no hand near, a square (a1) in doubt throughout,
+    // and the recording ends while the knight is still looked for.
+    let start = open_game();
+    let mut gone = start.clone();
+    gone.discard_piece_at(Square::G8);
+    let mut t = tracker(&start);
+    let mut events = t.observe(&frame(0, &start, &[], None));
+    for n in 1..36 {
+        events.extend(t.observe(&seen(n, &gone, &[], &[Square::A1], None)));
+    }
+    events.extend(t.finish());
+    assert_eq!(last_board(&events), Some(Placement::from(&gone).to_string()), "{events:?}");
+}

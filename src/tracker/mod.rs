@@ -27,6 +27,10 @@ const STILL_SQUARES: f32 = 0.15;
 /// How far inside a square, in squares, fingertips must rest for a touch.
 const TOUCH_INSET: f32 = 0.2;
 
+/// How long a piece seen gone is looked for on squares still in doubt before the board is
+/// reported without it, seconds.
+const UNFOUND_SECS: f64 = 1.5;
+
 /// The most squares one move changes (castling).
 const MOVE_SQUARES: usize = 4;
 
@@ -302,6 +306,12 @@ impl Tracker {
     pub fn finish(&mut self) -> Vec<Event> {
         let ids: Vec<u32> = self.hands.keys().copied().collect();
         let now = (self.last_frame, self.last_t.max(self.last_seen_t));
+        // A settled board not yet told (a piece seen gone still looked for when the recording
+        // ended) is told as it stands: there is nothing more to wait for.
+        if ids.is_empty() && self.dirty && self.settled() {
+            self.dirty = false;
+            self.emit(now, EventKind::Board { placement: Placement::from(&self.board()), h1_light: None, white: None });
+        }
         for id in ids {
             if let Some(track) = self.hands.remove(&id) {
                 self.emit(now, EventKind::HandLeave { hand: HandId(track.event_id) });
@@ -424,8 +434,12 @@ impl Tracker {
         let since = *self.quiet_since.get_or_insert(obs.t);
         // Every square seen, none in doubt, every piece that left a square found again: the
         // board is whole, and the rules need not wait to hear of it.
-        let whole = self.unattended.is_empty() && obs.squares.iter().all(|s| s.state != SquareState::Occluded);
-        if self.dirty && (whole || obs.t - since >= self.cfg.settle_secs) {
+        let hidden = obs.squares.iter().any(|s| s.state == SquareState::Occluded);
+        let whole = self.unattended.is_empty() && !hidden;
+        // A piece seen gone may be on a square still in doubt (next to where an arm withdrew):
+        // it is looked for a while longer before the board is told without it.
+        let wait = if !self.unattended.is_empty() && hidden { UNFOUND_SECS } else { self.cfg.settle_secs };
+        if self.dirty && (whole || obs.t - since >= wait) {
             self.dirty = false;
             self.unheard = false;
             self.emit(now, EventKind::Board { placement: Placement::from(&self.board()), h1_light: None, white: None });
