@@ -145,6 +145,14 @@ fn knight_unseen_then_an_arm(unsure: &[Square]) -> Vec<Event> {
     events
 }
 
+/// Every board snapshot among `events`.
+fn boards(events: &[Event]) -> Vec<String> {
+    events.iter().filter_map(|e| match &e.kind {
+        EventKind::Board { placement, .. } => Some(placement.to_string()),
+        _ => None,
+    }).collect()
+}
+
 /// The last board snapshot among `events`.
 fn last_board(events: &[Event]) -> Option<String> {
     events.iter().rev().find_map(|e| match &e.kind {
@@ -260,10 +268,7 @@ fn a_piece_seen_gone_with_no_hand_near_is_not_reported_missing_while_it_may_turn
         events.extend(t.observe(&frame(n, if n < 40 { &gone } else { &after }, &[], arm)));
     }
     events.extend(t.finish());
-    let boards: Vec<String> = events.iter().filter_map(|e| match &e.kind {
-        EventKind::Board { placement, .. } => Some(placement.to_string()),
-        _ => None,
-    }).collect();
+    let boards = boards(&events);
     assert!(boards.iter().all(|b| *b != Placement::from(&gone).to_string()), "{boards:?}");
 }
 
@@ -322,10 +327,7 @@ fn a_piece_seen_gone_is_looked_for_on_squares_in_doubt_before_the_board_is_told(
         events.extend(t.observe(&o));
     }
     events.extend(t.finish());
-    let boards: Vec<String> = events.iter().filter_map(|e| match &e.kind {
-        EventKind::Board { placement, .. } => Some(placement.to_string()),
-        _ => None,
-    }).collect();
+    let boards = boards(&events);
     assert!(boards.iter().all(|b| *b != Placement::from(&gone).to_string()), "{boards:?}");
     assert_eq!(boards.last(), Some(&Placement::from(&after).to_string()));
 }

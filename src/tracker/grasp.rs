@@ -3,27 +3,8 @@
 //! on the piece itself, that touch was the grasp and is taken back; a touch of one piece and a
 //! lift of another the fingertips were seen on is still both (4.3.1).
 
+use super::testkit::Reel;
 use super::*;
-use crate::types::{HandObs, SquareObs};
-
-/// `board` as seen with White's arm (if any) over `covers`, its fingertips on `tip`.
-fn frame(n: u64, board: &Board, arm: Option<(Square, &[Square])>) -> Observation {
-    let hidden: &[Square] = arm.map_or(&[], |(_, c)| c);
-    let squares = Square::ALL
-        .iter()
-        .map(|&sq| SquareObs { state: if hidden.contains(&sq) { SquareState::Occluded } else { SquareState::of(board.piece_at(sq)) }, confidence: 1.0, role: None })
-        .collect();
-    let hands = arm.map(|(tip, covers)| HandObs {
-        id: 1,
-        side: Some(Side::White),
-        polygon: Vec::new(),
-        extremity: [0.0, 0.0],
-        extremity_square: Some(tip),
-        covers: covers.to_vec(),
-        extremity_board: Some([u32::from(tip.file()) as f32 + 0.5, u32::from(tip.rank()) as f32 + 0.5]),
-    });
-    Observation { frame: n, t: n as f64 / 30.0, squares, hands: hands.into_iter().collect(), clock: None, board_lost: false }
-}
 
 /// 1. a3, the fingertips resting on b2 while the hand grasps the a2 pawn (and, if `on_a2`,
 /// seen on a2 a moment before lifting). The events.
@@ -34,25 +15,17 @@ fn a3(on_a2: bool) -> Vec<Event> {
     let pawn = lifted.remove_piece_at(A2).expect("a pawn");
     let mut after = lifted.clone();
     after.set_piece_at(A3, pawn);
-    let mut t = Tracker::new(TrackerConfig { start: start.clone(), ..TrackerConfig::default() });
-    let mut events = t.observe(&frame(0, &start, None));
-    let mut n = 1;
-    let mut run = |t: &mut Tracker, frames: u64, board: &Board, arm: Option<(Square, &[Square])>| {
-        for _ in 0..frames {
-            events.extend(t.observe(&frame(n, board, arm)));
-            n += 1;
-        }
-    };
-    run(&mut t, 15, &start, Some((B2, &[A2, B2])));
+    let mut reel = Reel::new(&start);
+    reel.run(15, &start, Some((B2, &[A2, B2])));
     if on_a2 {
-        run(&mut t, 10, &start, Some((A2, &[A2, B2])));
+        reel.run(10, &start, Some((A2, &[A2, B2])));
     }
-    run(&mut t, 10, &lifted, Some((A3, &[A3])));
-    run(&mut t, 10, &after, Some((A3, &[A3])));
-    run(&mut t, 10, &after, Some((A4, &[A4])));
-    run(&mut t, 20, &after, None);
-    events.extend(t.finish());
-    assert_eq!(t.board(), after, "{events:?}");
+    reel.run(10, &lifted, Some((A3, &[A3])))
+        .run(10, &after, Some((A3, &[A3])))
+        .run(10, &after, Some((A4, &[A4])))
+        .run(20, &after, None);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
     events
 }
 

@@ -488,6 +488,9 @@ fn colour(s: SquareState) -> Option<Color> {
 }
 
 #[cfg(test)]
+mod testkit;
+
+#[cfg(test)]
 mod side_unknown;
 
 #[cfg(test)]

@@ -1,0 +1,61 @@
+//! What the tracker's tests share: frames of a board with one White arm over it, and a reel
+//! that plays them through a tracker.
+
+use super::*;
+use crate::types::{HandObs, SquareObs};
+
+/// Where White's arm is: its fingertips' square and the squares it hides.
+pub type Arm<'a> = Option<(Square, &'a [Square])>;
+
+/// `board` as seen at 30 frames a second with White's arm `id` (if any) hiding its squares.
+pub fn arm_frame(n: u64, board: &Board, arm: Arm, id: u32) -> Observation {
+    let hidden: &[Square] = arm.map_or(&[], |(_, c)| c);
+    let squares = Square::ALL
+        .iter()
+        .map(|&sq| SquareObs { state: if hidden.contains(&sq) { SquareState::Occluded } else { SquareState::of(board.piece_at(sq)) }, confidence: 1.0, role: None })
+        .collect();
+    let hands = arm.map(|(tip, covers)| HandObs {
+        id,
+        side: Some(Side::White),
+        polygon: Vec::new(),
+        extremity: [0.0, 0.0],
+        extremity_square: Some(tip),
+        covers: covers.to_vec(),
+        extremity_board: Some([u32::from(tip.file()) as f32 + 0.5, u32::from(tip.rank()) as f32 + 0.5]),
+    });
+    Observation { frame: n, t: n as f64 / 30.0, squares, hands: hands.into_iter().collect(), clock: None, board_lost: false }
+}
+
+/// A tracker fed frame after frame, with the events it wrote.
+pub struct Reel {
+    pub tracker: Tracker,
+    pub events: Vec<Event>,
+    n: u64,
+    /// The arm's id in the frames to come.
+    pub arm_id: u32,
+}
+
+impl Reel {
+    /// Starts from `start`, seen once with no arm.
+    pub fn new(start: &Board) -> Reel {
+        let mut tracker = Tracker::new(TrackerConfig { start: start.clone(), ..TrackerConfig::default() });
+        let events = tracker.observe(&arm_frame(0, start, None, 0));
+        Reel { tracker, events, n: 1, arm_id: 1 }
+    }
+
+    /// `frames` frames of `board` with the arm as given.
+    pub fn run(&mut self, frames: u64, board: &Board, arm: Arm) -> &mut Reel {
+        for _ in 0..frames {
+            let o = arm_frame(self.n, board, arm, self.arm_id);
+            self.events.extend(self.tracker.observe(&o));
+            self.n += 1;
+        }
+        self
+    }
+
+    /// The end of the stream: the board believed, and every event.
+    pub fn finish(mut self) -> (Board, Vec<Event>) {
+        self.events.extend(self.tracker.finish());
+        (self.tracker.board(), self.events)
+    }
+}
