@@ -6,8 +6,8 @@
 //! `cargo run --release --example diag_vision -- [GAME] [SEED] [PLIES]`; with DIAG_VERBOSE=1
 //! the frames where vision and truth disagree (DIAG_FRAMES=A-B adds a range), DIAG_OFFSETS=1
 //! the fingertips' error along and across the reach, DIAG_EVENTS=T0-T1 the tracker's events in
-//! that time span for each mix, DIAG_DUMP=F,G the rendered frames F and G as /tmp/diag-F.png, DIAG_SQ=b2 that square's
-//! state, true and seen, in the frames printed.
+//! that time span for each mix, DIAG_DUMP=F,G the rendered frames F and G as /tmp/diag-F.png,
+//! DIAG_SQ=b2 that square's state, true and seen, in the frames printed.
 
 use shakmaty::Position;
 use touchmove::rules::{Rules, RulesConfig};

@@ -104,12 +104,29 @@ impl Rules {
             return;
         }
         let board = self.phys.board();
-        let Some(m) = exact_match(&self.pos, &board, Bitboard::EMPTY).or_else(|| colour_match(&self.pos, &board, Bitboard::EMPTY)) else { return };
-        self.complete(m, Bitboard::EMPTY, self.now);
-        for sq in move_squares(m) {
-            self.phys.set_square(sq, self.pos.board().piece_at(sq));
+        if self.complete_shown(&board, Bitboard::EMPTY) {
+            self.resolve_known();
         }
-        self.resolve_known();
+    }
+
+    /// The one legal move `board` shows made, `masked` squares aside, completed: whether there
+    /// was one.
+    fn complete_shown(&mut self, board: &Board, masked: Bitboard) -> bool {
+        if let Some(m) = exact_match(&self.pos, board, masked) {
+            self.complete(m, Bitboard::EMPTY, self.now);
+            return true;
+        }
+        // The squares' colours fit one legal move though the pieces were named otherwise (the
+        // tracker's guess where a hand it lost set them down): that move, and the pieces as the
+        // move puts them.
+        if let Some(m) = colour_match(&self.pos, board, masked) {
+            self.complete(m, Bitboard::EMPTY, self.now);
+            for sq in move_squares(m) {
+                self.phys.set_square(sq, self.pos.board().piece_at(sq));
+            }
+            return true;
+        }
+        false
     }
 
     /// A settled board as seen: where it differs from what the events left, the eyes win.
@@ -131,19 +148,7 @@ impl Rules {
         }
         let board = self.phys.board();
         let masked = self.known_mask();
-        if let Some(m) = exact_match(&self.pos, &board, masked) {
-            self.complete(m, Bitboard::EMPTY, self.now);
-            self.displaced_as_move();
-            return;
-        }
-        // The squares' colours fit one legal move though the pieces were named otherwise (the
-        // tracker's guess where a hand it lost set them down): that move, and the pieces as the
-        // move puts them.
-        if let Some(m) = colour_match(&self.pos, &board, masked) {
-            self.complete(m, Bitboard::EMPTY, self.now);
-            for sq in move_squares(m) {
-                self.phys.set_square(sq, self.pos.board().piece_at(sq));
-            }
+        if self.complete_shown(&board, masked) {
             self.displaced_as_move();
             return;
         }

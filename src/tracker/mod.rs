@@ -309,8 +309,7 @@ impl Tracker {
         // A settled board not yet told (a piece seen gone still looked for when the recording
         // ended) is told as it stands: there is nothing more to wait for.
         if ids.is_empty() && self.dirty && self.settled() {
-            self.dirty = false;
-            self.emit(now, EventKind::Board { placement: Placement::from(&self.board()), h1_light: None, white: None });
+            self.tell_board(now);
         }
         for id in ids {
             if let Some(track) = self.hands.remove(&id) {
@@ -319,6 +318,13 @@ impl Tracker {
         }
         self.flush(&[]);
         std::mem::take(&mut self.out)
+    }
+
+    /// A board snapshot: the rules hear of every change made so far, those no hand made too.
+    fn tell_board(&mut self, now: (u64, f64)) {
+        self.dirty = false;
+        self.unheard = false;
+        self.emit(now, EventKind::Board { placement: Placement::from(&self.board()), h1_light: None, white: None });
     }
 
     /// Changes no hand made reach the rules only by a snapshot: one is due as soon as they are
@@ -331,9 +337,7 @@ impl Tracker {
         let readable = self.unsure <= MOVE_SQUARES;
         let idle = self.hands.values().all(|t| t.held.is_empty() && t.touched.is_empty());
         if self.unheard && readable && idle && self.unattended.is_empty() && self.settled() {
-            self.dirty = false;
-            self.unheard = false;
-            self.emit(now, EventKind::Board { placement: Placement::from(&self.board()), h1_light: None, white: None });
+            self.tell_board(now);
         }
     }
 
@@ -440,9 +444,7 @@ impl Tracker {
         // it is looked for a while longer before the board is told without it.
         let wait = if !self.unattended.is_empty() && hidden { UNFOUND_SECS } else { self.cfg.settle_secs };
         if self.dirty && (whole || obs.t - since >= wait) {
-            self.dirty = false;
-            self.unheard = false;
-            self.emit(now, EventKind::Board { placement: Placement::from(&self.board()), h1_light: None, white: None });
+            self.tell_board(now);
         }
     }
 }
