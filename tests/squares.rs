@@ -447,3 +447,31 @@ fn a_shaded_piece_is_a_piece_of_colour_untold_never_the_other_colour() {
     }
     println!("scholarsmate.avi frames 104-150: h5's queen read as a piece of colour untold in {untold}, white in {white}");
 }
+
+/// `video/chess-testmedia/scholarsMate2019-11-18.avi`: dark brown pieces on dark brown squares
+/// sit halfway between the looks of "empty" and "black" (the bishop on f8 from the first frame),
+/// and while White's arm crosses the board for 1. e4 the looks drift enough to call f8, e7 and
+/// g7 empty, though nothing there moved: the tracker then saw Black's pieces vanish. Their
+/// picture never changed, so they keep the state they had: once the arm is gone (frames 35–40)
+/// every square reads as the position after 1. e4, and not one of the frames up to then reads
+/// a square of Black's two ranks as anything but a black piece (or unsure).
+#[test]
+fn squares_whose_picture_never_changed_keep_their_state() {
+    use touchmove::source::{SourceSpec, open};
+    use touchmove::vision::frame::Vision;
+    let mut source = open(&SourceSpec::parse(real("video/chess-testmedia/scholarsMate2019-11-18.avi").to_str().unwrap())).unwrap();
+    let frames: Vec<_> = source.by_ref().take(41).map(|f| f.unwrap()).collect();
+    let mut vision = Vision::start(&frames[0].image, None, &Board::default()).unwrap();
+    let after: Board = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR".parse().unwrap();
+    for f in &frames[1..] {
+        let obs = vision.observe(f.index, f.t, &f.image).unwrap();
+        for sq in Square::ALL.into_iter().filter(|sq| sq.rank() >= shakmaty::Rank::Seventh) {
+            let state = obs.squares[usize::from(sq)].state;
+            assert!(matches!(state, SquareState::Black | SquareState::Occluded), "frame {}: {sq} read {state:?}", f.index);
+        }
+        if f.index >= 35 {
+            let wrong: Vec<Square> = Square::ALL.into_iter().filter(|&sq| obs.squares[usize::from(sq)].state != SquareState::of(after.piece_at(sq))).collect();
+            assert!(wrong.is_empty(), "frame {}: misread {wrong:?}", f.index);
+        }
+    }
+}

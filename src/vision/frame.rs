@@ -10,7 +10,7 @@ use super::cells::CellReader;
 use super::hands::HandDetector;
 use super::pieces::promotion::Promotions;
 use super::rectify::Rectifier;
-use super::squares::SquareReader;
+use super::squares::{SquareMemory, SquareReader};
 use crate::types::{BoardGeometry, ImageSide, Observation, SquareState};
 
 /// Pixels per square of the rectified board: the square reader's working size.
@@ -43,6 +43,8 @@ pub struct Vision {
     pub learned: bool,
     rect: Rectifier,
     squares: SquareReader,
+    /// What each square looked like when it last settled.
+    memory: SquareMemory,
     hands: HandDetector,
     /// Per square: frames in a row it has fit no look with no arm near it.
     unfit: [u16; 64],
@@ -151,11 +153,12 @@ impl Vision {
             Err(VisionError::TooFewLooks(_)) => (SquareReader::typical(), false),
             Err(e) => return Err(e),
         };
+        let memory = SquareMemory::new(&squares.analyse(&board_of(&rect, &view)?)?, &SquareState::of_board(known));
         let pose = super::geometry::Pose::from_board(&geometry, first.cols() as f64, first.rows() as f64);
         let mut hands = HandDetector::with_pose(pose);
         hands.detect(&rect, &view)?;
         let promotions = Promotions::new(&geometry, first, known);
-        Ok(Vision { geometry, rect, squares, hands, learned, unfit: [0; 64], sure: SquareState::of_board(known), relook: 0, promotions })
+        Ok(Vision { geometry, rect, squares, memory, hands, learned, unfit: [0; 64], sure: SquareState::of_board(known), relook: 0, promotions })
     }
 
     /// Why promoted pieces cannot be named (recorded as queens), if they cannot.
@@ -175,6 +178,7 @@ impl Vision {
         }
         let reading = self.squares.analyse_adapting(&board_of(&self.rect, &view)?)?;
         let mut squares = reading.squares.clone();
+        self.memory.apply(&reading, &mut squares, hidden);
         let misfits: shakmaty::Bitboard =
             Square::ALL.into_iter().filter(|&sq| squares[usize::from(sq)].state == SquareState::Occluded && !hidden.contains(sq)).collect();
         for (i, obs) in squares.iter_mut().enumerate() {

@@ -12,6 +12,7 @@
 //! hovering) is reported occluded rather than forced into one.
 
 mod features;
+mod memory;
 mod straight;
 
 use opencv::core::{Mat, Point2f, Scalar, Size, Vector};
@@ -19,7 +20,8 @@ use opencv::imgproc;
 use shakmaty::{Board, Color, Square};
 
 pub use features::CELL;
-use features::{COLOUR, Frame, NF, PRESENCE, core_mask, is_light, measure};
+use features::{COLOUR, Frame, NF, PRESENCE, Signature, core_mask, is_light, measure, signatures};
+pub use memory::SquareMemory;
 pub use straight::{Straightened, find_straightened};
 
 use crate::types::{ImageSide, SquareObs, SquareState};
@@ -87,6 +89,8 @@ pub struct Reading {
     /// 64 squares, a1 first.
     pub squares: Vec<SquareObs>,
     features: Vec<Option<[f32; NF]>>,
+    /// What each square looks like, for [`SquareMemory`].
+    signatures: Vec<Option<Signature>>,
 }
 
 fn look_of(board: &Board, sq: usize) -> usize {
@@ -264,9 +268,10 @@ impl SquareReader {
 
     /// Reads the 64 squares (a1 first) of a rectified frame, with what it measured.
     pub fn analyse(&self, rectified: &Mat) -> Result<Reading, VisionError> {
-        let features = measure(&Frame::new(rectified)?, &self.core);
+        let frame = Frame::new(rectified)?;
+        let features = measure(&frame, &self.core);
         let squares = features.iter().enumerate().map(|(sq, f)| self.classify(sq, f.as_ref())).collect();
-        Ok(Reading { squares, features })
+        Ok(Reading { squares, features, signatures: signatures(&frame) })
     }
 
     /// Reads the 64 squares (a1 first) of a rectified frame.

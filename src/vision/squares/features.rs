@@ -524,3 +524,37 @@ pub fn measure(frame: &Frame, core: &[bool]) -> Vec<Option<[f32; NF]>> {
     }
     out
 }
+
+/// Cells per side of a square's [`Signature`].
+pub const SIG: usize = 8;
+/// A square's picture shrunk to SIG×SIG cells of mean Lab: enough to tell a piece set down,
+/// lifted or slid from the same picture again, too coarse for compression noise to matter.
+pub type Signature = [[f32; 3]; SIG * SIG];
+
+/// Each square's [`Signature`] (a1 first), or `None` where part of it is outside the image.
+pub fn signatures(frame: &Frame) -> Vec<Option<Signature>> {
+    const STEP: usize = CELL / SIG;
+    let per_cell = (STEP * STEP) as f32;
+    (0..64)
+        .map(|sq| {
+            let (x0, y0) = origin(sq);
+            let mut sig = [[0.0f32; 3]; SIG * SIG];
+            for (c, cell) in sig.iter_mut().enumerate() {
+                let (cx, cy) = (x0 + (c % SIG) * STEP, y0 + (c / SIG) * STEP);
+                for y in cy..cy + STEP {
+                    for x in cx..cx + STEP {
+                        let i = frame.at(x, y);
+                        if !frame.valid[i] {
+                            return None;
+                        }
+                        for k in 0..3 {
+                            cell[k] += frame.lab[i][k];
+                        }
+                    }
+                }
+                *cell = cell.map(|v| v / per_cell);
+            }
+            Some(sig)
+        })
+        .collect()
+}
