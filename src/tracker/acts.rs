@@ -5,8 +5,13 @@
 
 use shakmaty::{Color, Piece, Role, Square};
 
-use super::{Act, HandTrack, LOOSE_SECS, Tracker, can_stand, on_far_rank, reaches};
+use super::{Act, HandTrack, LOOSE_SECS, Tracker, Visit, can_stand, on_far_rank, reaches};
 use crate::types::{EventKind, HandId, Side, SquareState};
+
+/// A stay counts as where a hand grasped the piece it set down if it lasted at least this share
+/// of the hand's longest stay over any piece that could have come: resting on a piece takes
+/// time, passing over one on the way less, though an arm reaching slowly may linger as long.
+const GRASP_SHARE: f64 = 0.5;
 
 impl Tracker {
     /// A piece of colour untold where the other side's piece stood, on a square the fingertips
@@ -193,15 +198,17 @@ impl Tracker {
 
     /// A piece set down by a hand that holds none came from a square the arm still hides: the
     /// one of that colour (the hand's player's where vision could not tell it; and type, if
-    /// vision named it) the hand dwelt on longest, from where that piece could reach the square.
-    /// Its lift is written now, timed by that dwell; when the square is uncovered and seen
-    /// empty, nothing more happens.
+    /// vision named it) the hand dwelt on last before setting it down, of the stays nearly as
+    /// long as its longest, from where that piece could reach the square: a hand reaching past
+    /// a pawn to the knight behind it may rest as long over the pawn on its way, but it grasps
+    /// the knight last (rendered game 85: 2. Nf3 read as 2. f3). Its lift is written now, timed
+    /// by that dwell; when the square is uncovered and seen empty, nothing more happens.
     pub(super) fn lift_unseen(&mut self, id: u32, to: Square, colour: Option<Color>, role: Option<Role>) -> Option<Piece> {
         let occupied = self.occupied();
         let track = self.hands.get(&id)?;
         // Of colour untold, the hand's player's own.
         let colour = colour.unwrap_or(Color::from(track.side));
-        let (from, visit) = track
+        let stays: Vec<(Square, Visit)> = track
             .longest
             .iter()
             .map(|(s, v)| (*s, *v))
@@ -210,7 +217,9 @@ impl Tracker {
             .filter(|(s, _)| {
                 self.belief[usize::from(*s)].is_some_and(|p| p.color == colour && role.is_none_or(|r| r == p.role) && reaches(p, *s, to, occupied, self.victim(p, to)))
             })
-            .max_by(|a, b| a.1.length().total_cmp(&b.1.length()))?;
+            .collect();
+        let longest = stays.iter().map(|(_, v)| v.length()).fold(0.0, f64::max);
+        let (from, visit) = stays.into_iter().filter(|(_, v)| v.length() >= GRASP_SHARE * longest).max_by(|a, b| a.1.end.1.total_cmp(&b.1.end.1))?;
         let piece = self.belief[usize::from(from)].take()?;
         let hand = HandId(self.hands.get(&id).map_or(id, |t| t.event_id));
         self.emit(visit.end, EventKind::Lift { hand, square: from });

@@ -65,3 +65,26 @@ fn a_piece_seen_gone_while_the_arm_was_lost_and_set_back_is_adjusted() {
     let place = at(|k| matches!(k, EventKind::Place { square: H1, .. })).expect("the rook set back");
     assert!(lift < place, "{events:?}");
 }
+
+/// 1. Nf3 by an arm that rests over the f2 pawn on its way (longer than on the knight), then
+/// on g1, then sets the knight on f3 and withdraws; f2 and g1 stay hidden until it has gone. The piece
+/// came from where the hand rested last: the knight, not the pawn (rendered game 85, seed 17).
+#[test]
+fn the_piece_set_down_came_from_where_the_hand_rested_last() {
+    use Square::*;
+    let start = Board::default();
+    let mut after = start.clone();
+    let knight = after.remove_piece_at(G1).expect("a knight");
+    after.set_piece_at(F3, knight);
+    let mut reel = Reel::new(&start);
+    reel.run(15, &start, Some((F2, &[E1, F1, E2, F2])))
+        .run(12, &start, Some((G1, &[F1, G1, F2])))
+        .run(2, &start, Some((G2, &[F1, G1, F2, G2])))
+        .run(8, &after, Some((F3, &[E1, F1, G1, E2, F2, F3])))
+        .run(10, &after, Some((F1, &[E1, F1, G1, F2])))
+        .run(20, &after, None);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+    assert!(events.iter().any(|e| matches!(e.kind, EventKind::Lift { square: G1, .. })), "{events:?}");
+    assert!(!events.iter().any(|e| matches!(e.kind, EventKind::Lift { square: F2, .. })), "{events:?}");
+}
