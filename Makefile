@@ -37,7 +37,7 @@ eval: setup
 	cargo test --release --test hands -- --nocapture
 	cargo test --release --test pieces -- --nocapture --test-threads 1
 	@echo "== rendered real games through vision, frame by frame against their truth"
-	@for g in "5 1" "10 2" "15 3" "20 4" "25 5" "30 6" "35 7" "40 8"; do cargo run --release --quiet --example diag_vision -- $$g 20 | grep -v "^ *\(ideal\|vision squares\|vision hands\)"; done
+	@for g in "5 1" "10 2" "15 3" "20 4" "25 5" "30 6" "35 7" "40 8" "45 9" "50 10" "55 11" "60 12" "65 13" "70 14" "75 15" "80 16" "85 17" "90 18" "95 19" "100 20"; do cargo run --release --quiet --example diag_vision -- $$g 20 | grep -v "^ *\(ideal\|vision squares\|vision hands\)"; done
 
 # Criterion benches, then replay and live on the demo scene (rendered if missing): throughput
 # against decode-only, and the delay from each move's release frame to /events with the CPU used.

@@ -43,7 +43,7 @@ impl Tracker {
                     taken = self.belief[i].map(|p| (act.square, p));
                     self.unattended.extend(self.belief[i].take().map(|p| (p, act.square)));
                 } else {
-                    let k = self.unattended.iter().rposition(|(p, _)| act.admits(p));
+                    let k = act.pick(&self.unattended, |(p, _)| Some(p));
                     // Or from a square already seen empty but not yet counted as such.
                     let emptied = || {
                         let occupied = self.occupied();
@@ -56,7 +56,7 @@ impl Tracker {
                     };
                     // Or one that left in a hand just gone: set down as the arm withdrew.
                     let recent = act.at.1 - LOOSE_SECS;
-                    let gone = self.loose.iter().rposition(|l| l.at >= recent && act.admits(&l.piece));
+                    let gone = act.pick(&self.loose, |l| (l.at >= recent).then_some(&l.piece));
                     let piece = match (k, gone) {
                         (Some(k), _) => self.unattended.remove(k).0,
                         (None, Some(g)) => {

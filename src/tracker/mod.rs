@@ -135,7 +135,20 @@ impl Act {
     /// Whether `p` can be the piece set down: of the colour seen (any, where vision could not
     /// tell it), of the type seen if vision named one, and able to stand on the square.
     fn admits(&self, p: &Piece) -> bool {
-        self.colour.is_none_or(|c| p.color == c) && self.role.is_none_or(|r| r == p.role) && can_stand(*p, self.square)
+        self.admits_any_type(p) && self.role.is_none_or(|r| r == p.role)
+    }
+
+    /// [`admits`](Self::admits) whatever type vision named: it names pieces only on the first
+    /// and last ranks, and as a promotion's, so a king castled into shade on its own first rank,
+    /// read as of colour untold, may be called a queen.
+    fn admits_any_type(&self, p: &Piece) -> bool {
+        self.colour.is_none_or(|c| p.color == c) && can_stand(*p, self.square)
+    }
+
+    /// Of `items`, the last whose piece (`None`: not a candidate) the act admits, else the last
+    /// it admits whatever type vision named.
+    fn pick<T>(&self, items: &[T], piece: impl Fn(&T) -> Option<&Piece>) -> Option<usize> {
+        items.iter().rposition(|x| piece(x).is_some_and(|p| self.admits(p))).or_else(|| items.iter().rposition(|x| piece(x).is_some_and(|p| self.admits_any_type(p))))
     }
 }
 
