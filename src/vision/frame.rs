@@ -156,6 +156,7 @@ impl Vision {
         let memory = SquareMemory::new(&squares.analyse(&board_of(&rect, &view)?)?, &SquareState::of_board(known));
         let pose = super::geometry::Pose::from_board(&geometry, first.cols() as f64, first.rows() as f64);
         let mut hands = HandDetector::with_pose(pose);
+        hands.set_picture(rect.within_picture(first.size()?)?);
         hands.detect(&rect, &view)?;
         let promotions = Promotions::new(&geometry, first, known);
         Ok(Vision { geometry, rect, squares, memory, hands, learned, unfit: [0; 64], sure: SquareState::of_board(known), relook: 0, promotions })

@@ -61,6 +61,22 @@ const HOLD_FRAMES: u32 = 6;
 /// before, was withdrawing: it is not held.
 const HOLD_REACH: f32 = 1.75;
 const WITHDRAWN_BY: f32 = 1.0;
+/// A change that runs off the view only beyond the picture's edge (where the board fills the
+/// picture) and covers no more than this many squares settles as one that reaches only into
+/// the margin: it is the square a first-rank piece left, its head cut by the picture's edge,
+/// and arms passing over it every few moves kept it from the long stillness an arm's needs
+/// (scholarsMate2019-11-18.avi: ghost arms on d1 and f1 for the rest of the game). Fingers
+/// alone, the arm beyond the picture, are as small, but do not hold still that long while they
+/// hover. Where the margin is in the picture, a change this small running off the view is a
+/// hand resting at the table's edge, and waits as an arm does.
+const GHOST_SQUARES: f64 = 1.5;
+/// A region larger than this many squares is no arm reaching in, whatever its shape: an arm
+/// stretched across the board covers a strip of three squares by eight at most, while a sleeve
+/// or a body between camera and board can hide all of it.
+const PASSING_SQUARES: f64 = 40.0;
+/// How wide, in squares, a region must run off the view on each of two opposite sides to be
+/// something passing across the view rather than an arm reaching in.
+const ACROSS_WIDTH: f64 = 1.5;
 /// Frames a change that reaches into the margin, but not off the view, must stay still
 /// before it is settled.
 const BAND_SETTLE_FRAMES: u16 = 15;
@@ -94,6 +110,9 @@ pub struct HandDetector {
     pose: Option<Pose>,
     /// The squares under arms that withdrew over the board's edge in the last few frames.
     fading: Vec<Square>,
+    /// Which pixels of the view the picture covers (255), where known; see
+    /// [`set_picture`](Self::set_picture).
+    picture: Option<Mat>,
 }
 
 /// An arm seen lately, for following it.
@@ -120,11 +139,15 @@ struct Region {
     mask: Mat,
     entry: [f64; 2],
     far: [f64; 2],
+    /// It runs off the view on two opposite sides, or is larger than an arm (a sleeve or a
+    /// body passing between camera and board, not an arm reaching in), or something else in
+    /// view is: it hides squares but no fingertips are told.
+    across: bool,
 }
 
 impl Default for HandDetector {
     fn default() -> Self {
-        HandDetector { background: None, last_smooth: None, calm: Vec::new(), previous: Vec::new(), next_id: 0, pose: None, fading: Vec::new() }
+        HandDetector { background: None, last_smooth: None, calm: Vec::new(), previous: Vec::new(), next_id: 0, pose: None, fading: Vec::new(), picture: None }
     }
 }
 
@@ -172,6 +195,18 @@ fn entries(rect: &Rectifier, labels: &Mat, n: usize) -> Result<Vec<Option<[f64; 
         }
     }
     Ok(sums.into_iter().map(|(sx, sy, c)| (c > 0.0).then(|| [sx / c, sy / c])).collect())
+}
+
+/// Whether region `label` runs off the view on two opposite sides, each as wide as
+/// [`ACROSS_WIDTH`] squares: an arm comes in through one side; fingers stretched past the far
+/// rank reach the other side narrower than that.
+fn spans_view(data: &[i32], w: i32, h: i32, label: i32, px: i32) -> bool {
+    let at = |x: i32, y: i32| data[(y * w + x) as usize] == label;
+    let run = |n: i32, f: &dyn Fn(i32) -> bool| (0..n).filter(|&k| f(k)).count() as f64;
+    let wide = ACROSS_WIDTH * px as f64;
+    let (top, bottom) = (run(w, &|x| at(x, 0)), run(w, &|x| at(x, h - 1)));
+    let (left, right) = (run(h, &|y| at(0, y)), run(h, &|y| at(w - 1, y)));
+    (top >= wide && bottom >= wide) || (left >= wide && right >= wide)
 }
 
 /// Pixels where something new stands, not where the light merely changed: a shadow darkens
@@ -313,6 +348,13 @@ impl HandDetector {
         HandDetector { pose, ..HandDetector::default() }
     }
 
+    /// Tells which pixels of the view the camera's picture covers (see
+    /// [`Rectifier::within_picture`]): where the board fills the picture, a first-rank piece's
+    /// head is cut by its edge, and the square it leaves runs off the view as an arm does.
+    pub fn set_picture(&mut self, within: Mat) {
+        self.picture = Some(within);
+    }
+
     /// The hands in a rectified frame (White at the bottom), with the squares they cover.
     pub fn detect(&mut self, rect: &Rectifier, view: &Mat) -> Result<Vec<HandObs>, VisionError> {
         let Some(background) = &mut self.background else {
@@ -338,7 +380,15 @@ impl HandDetector {
         let area = (0..n).map(|l| stats.at_2d::<i32>(l as i32, imgproc::CC_STAT_AREA).map(|a| *a as u32)).collect::<Result<Vec<u32>, _>>()?;
         let entries = entries(rect, &labels, n)?;
         let settle = self.settle(view, &closed, &labels, &entries, &area, rect.px)?;
-        let regions = self.regions(rect, &labels, &entries, &area, &settle)?;
+        let mut regions = self.regions(rect, &labels, &entries, &area, &settle)?;
+        // While something passes across the view, what else changed with it is as likely its
+        // fringe (blur, its shadow, pieces of it cut apart by the board's frame) as an arm:
+        // no fingertips are reported at all (rendered game 100: a sleeve crossing the camera
+        // was seen as arms with fingertips on h2 and b2, and two false touch-move breaches).
+        let passing = regions.iter().any(|r| r.across);
+        if passing {
+            regions.iter_mut().for_each(|r| r.across = true);
+        }
         let mut out = Vec::new();
         let mut now = Vec::new();
         for r in regions {
@@ -363,6 +413,9 @@ impl HandDetector {
                     let withdrawn = last < HOLD_REACH && p.furthest >= last + WITHDRAWN_BY;
                     if withdrawn {
                         self.fading.extend(p.last.covers.iter().copied());
+                    } else if passing {
+                        // Lost into what passes across: its place held, its fingertips not.
+                        out.push(HandObs { extremity_square: None, extremity_board: None, ..p.last.clone() });
                     } else {
                         out.push(p.last.clone());
                     }
@@ -451,14 +504,24 @@ impl HandDetector {
         // frame, a tall piece on an edge square leans out of the picture, and the view beyond the
         // picture (its edge pixels repeated) carries a thin streak of it to the view's edge.
         let mut edge_px = vec![0; n];
+        // Of those, how many lie beyond the picture (the view there repeats its edge).
+        let mut beyond = vec![0; n];
+        let within = self.picture.as_ref().filter(|m| m.cols() == w && m.rows() == h).map(|m| m.data_bytes()).transpose()?;
         for (x, y) in border(w, h, 1) {
-            edge_px[data[(y * w + x) as usize] as usize] += 1;
+            let i = (y * w + x) as usize;
+            edge_px[data[i] as usize] += 1;
+            if within.is_some_and(|m| m[i] == 0) {
+                beyond[data[i] as usize] += 1;
+            }
         }
         let off_view: Vec<bool> = edge_px.iter().map(|&c| c * WRIST_FRACTION >= px).collect();
         let settled: Vec<bool> = (0..n)
             .map(|l| {
-                let restless = if off_view[l] {
+                let small = area[l] as f64 <= GHOST_SQUARES * (px * px) as f64;
+                let restless = if off_view[l] && !(small && beyond[l] == edge_px[l]) {
                     restless[1][l]
+                } else if off_view[l] {
+                    restless[2][l]
                 } else if at_edge[l] {
                     restless[2][l]
                 } else if by_arm[l] {
@@ -526,7 +589,8 @@ impl HandDetector {
                     }
                 }
             }
-            out.push(Region { mask: region, entry, far });
+            let across = spans_view(data, w, h, label, rect.px) || area[label as usize] as f64 > PASSING_SQUARES * (rect.px * rect.px) as f64;
+            out.push(Region { mask: region, entry, far, across });
         }
         Ok(out)
     }
@@ -588,7 +652,7 @@ impl HandDetector {
         if length > TIP_OVERSHOOT {
             board = [board[0] - reach[0] / length * TIP_OVERSHOOT, board[1] - reach[1] / length * TIP_OVERSHOOT];
         }
-        let over = (0.0..8.0).contains(&board[0]) && (0.0..8.0).contains(&board[1]);
+        let over = !r.across && (0.0..8.0).contains(&board[0]) && (0.0..8.0).contains(&board[1]);
         let tip_square = over.then(|| Square::from_coords(shakmaty::File::new(board[0] as u32), shakmaty::Rank::new(board[1] as u32)));
         // The outline: the region's hull, in camera pixels.
         let mut contours = core::Vector::<core::Vector<Point>>::new();
@@ -609,7 +673,7 @@ impl HandDetector {
             extremity: [far[0] as f32, far[1] as f32],
             extremity_square: tip_square,
             covers,
-            extremity_board: Some(board),
+            extremity_board: (!r.across).then_some(board),
         })
     }
 }

@@ -37,6 +37,15 @@ impl Rectifier {
         self.size
     }
 
+    /// Which pixels of the view come from a picture of `size` (255) and which lie beyond its
+    /// edge, filled by repeating it (0): where the board fills the picture, the margin round it.
+    pub fn within_picture(&self, size: Size) -> Result<Mat, VisionError> {
+        let all = Mat::new_size_with_default(size, core::CV_8UC1, Scalar::all(255.0))?;
+        let mut out = Mat::default();
+        imgproc::warp_perspective(&all, &mut out, &self.to_board, self.size, imgproc::INTER_NEAREST, core::BORDER_CONSTANT, Scalar::all(0.0))?;
+        Ok(out)
+    }
+
     /// The frame warped to the top-down view.
     pub fn warp(&self, frame: &Mat) -> Result<Mat, VisionError> {
         let mut out = Mat::default();
