@@ -56,6 +56,13 @@ impl Tracker {
                     }
                     track.still.map(|(_, since)| since)
                 }
+                // Fingertips not seen this frame: whatever rest they had is broken, as vision
+                // can no longer tell it went on (an arm lost into a sleeve passing across the
+                // view, held where it was, is no hand resting there).
+                None if h.extremity_square.is_none() => {
+                    track.still = None;
+                    None
+                }
                 None => track.current.map(|(_, v)| v.start),
             };
             // Near a square's edge, fingertips seen a little off may be on the neighbour:

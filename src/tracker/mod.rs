@@ -519,4 +519,6 @@ mod agree;
 
 #[cfg(test)]
 mod grasp;
+#[cfg(test)]
+mod rest;
 
