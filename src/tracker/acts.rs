@@ -151,6 +151,29 @@ impl Tracker {
                 self.emit((act.at.0.saturating_sub(1), act.at.1 - step), EventKind::Lift { hand, square: act.square });
                 Some(self.unattended.remove(k).0)
             });
+            // Else a piece of the hand's player seen gone from another square while no hand was
+            // near (or seen gone, and not yet long enough to count), that could have come here:
+            // the arm that took it was not seen (it reached in low over the board's edge), and a
+            // piece seen gone explains more than a lift inferred under the arm (rendered game
+            // 95: the knight seen gone from b1, then set on c3 by an arm resting on c2, was read
+            // as the c2 pawn's move).
+            let carried = carried.or_else(|| {
+                let occupied = self.occupied();
+                let could = |p: &Piece, from: Square| act.colour.is_some() && Some(p.color) == player && act.admits(p) && reaches(*p, from, act.square, occupied, self.victim(*p, act.square));
+                let (piece, from) = match self.unattended.iter().rposition(|(p, from)| could(p, *from)) {
+                    Some(k) => self.unattended.remove(k),
+                    None => {
+                        let from = Square::ALL.into_iter().find(|&sq| {
+                            let j = usize::from(sq);
+                            self.candidate[j].0 == SquareState::Empty && self.candidate[j].1 > 0 && self.belief[j].is_some_and(|p| could(&p, sq))
+                        })?;
+                        self.candidate[usize::from(from)] = (SquareState::Empty, 0);
+                        (self.belief[usize::from(from)].take()?, from)
+                    }
+                };
+                self.emit((act.at.0.saturating_sub(1), act.at.1 - step), EventKind::Lift { hand, square: from });
+                Some(piece)
+            });
             let carried = carried.or_else(|| self.lift_unseen(id, act.square, colour, act.role));
             // A piece that left in a hand now gone comes back from off the board, so it is named:
             // for the rules that hand's pieces left with it.

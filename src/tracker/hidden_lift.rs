@@ -88,3 +88,27 @@ fn the_piece_set_down_came_from_where_the_hand_rested_last() {
     assert!(events.iter().any(|e| matches!(e.kind, EventKind::Lift { square: G1, .. })), "{events:?}");
     assert!(!events.iter().any(|e| matches!(e.kind, EventKind::Lift { square: F2, .. })), "{events:?}");
 }
+
+/// 1. Nc3 by an arm vision does not see while it grasps the knight (it reaches in low over the
+/// board's edge): the knight is seen gone from b1 with no hand near; then the arm shows, resting
+/// on c2 and covering b1–c2, and sets the knight on c3. The piece set down is the knight seen
+/// gone, not the c2 pawn under the arm (rendered game 95, seed 19).
+#[test]
+fn a_piece_seen_gone_with_no_hand_near_is_the_one_an_arm_then_sets_down() {
+    use Square::*;
+    let start = Board::default();
+    let mut lifted = start.clone();
+    let knight = lifted.remove_piece_at(B1).expect("a knight");
+    let mut after = lifted.clone();
+    after.set_piece_at(C3, knight);
+    let mut reel = Reel::new(&start);
+    reel.run(10, &start, None)
+        .run(8, &lifted, None)
+        .run(6, &lifted, Some((C2, &[B1, C1, B2, C2])))
+        .run(8, &after, Some((C3, &[B1, C1, B2, C2, C3])))
+        .run(6, &after, Some((C1, &[B1, C1])))
+        .run(20, &after, None);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+    assert!(!events.iter().any(|e| matches!(e.kind, EventKind::Lift { square: C2, .. })), "{events:?}");
+}
