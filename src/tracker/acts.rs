@@ -44,16 +44,6 @@ impl Tracker {
                     self.unattended.extend(self.belief[i].take().map(|p| (p, act.square)));
                 } else {
                     let k = act.pick(&self.unattended, |(p, _)| Some(p));
-                    // Or from a square already seen empty but not yet counted as such.
-                    let emptied = || {
-                        let occupied = self.occupied();
-                        Square::ALL.into_iter().find(|&from| {
-                            let j = usize::from(from);
-                            self.candidate[j].0 == SquareState::Empty
-                                && self.candidate[j].1 > 0
-                                && self.belief[j].is_some_and(|p| act.colour.is_none_or(|c| p.color == c) && reaches(p, from, act.square, occupied, self.victim(p, act.square)))
-                        })
-                    };
                     // Or one that left in a hand just gone: set down as the arm withdrew.
                     let recent = act.at.1 - LOOSE_SECS;
                     let gone = act.pick(&self.loose, |l| (l.at >= recent).then_some(&l.piece));
@@ -67,12 +57,9 @@ impl Tracker {
                             }
                             self.loose.remove(g).piece
                         }
-                        (None, None) => match emptied() {
-                            Some(from) => {
-                                let j = usize::from(from);
-                                self.candidate[j] = (SquareState::Empty, 0);
-                                self.belief[j].take().expect("checked above")
-                            }
+                        // Or from a square already seen empty but not yet counted as such.
+                        (None, None) => match self.take_seen_emptied(|t, p, from| act.colour.is_none_or(|c| p.color == c) && t.could_reach(p, from, act.square)) {
+                            Some((piece, _)) => piece,
                             // A piece from nowhere, with no hand near, is a promotion's new
                             // piece where a pawn of its colour just left the board and it stands
                             // on that pawn's last rank. Anything else is far more often a
@@ -142,34 +129,21 @@ impl Tracker {
                 }
                 other => other,
             };
-            // A piece of the hand's player seen gone from this very square while no hand was
-            // near (the arm lost for a moment) is the one set back: an adjustment, its lift
-            // this hand's.
+            // A piece of the hand's player seen gone while no hand was near: from this very
+            // square, it is the one set back (the arm lost for a moment: an adjustment, its lift
+            // this hand's); else from another square (or seen gone there, and not yet long enough
+            // to count), one that could have come here: the arm that took it was not seen (it
+            // reached in low over the board's edge), and a piece seen gone explains more than a
+            // lift inferred under the arm (rendered game 95: the knight seen gone from b1, then
+            // set on c3 by an arm resting on c2, was read as the c2 pawn's move).
             let player = self.hands.get(&id).map(|t| Color::from(t.side));
+            let own = |p: &Piece| act.colour.is_some() && Some(p.color) == player && act.admits(p);
             let carried = carried.or_else(|| {
-                let k = self.unattended.iter().rposition(|(p, from)| *from == act.square && act.colour.is_some() && Some(p.color) == player && act.admits(p))?;
-                self.emit((act.at.0.saturating_sub(1), act.at.1 - step), EventKind::Lift { hand, square: act.square });
-                Some(self.unattended.remove(k).0)
-            });
-            // Else a piece of the hand's player seen gone from another square while no hand was
-            // near (or seen gone, and not yet long enough to count), that could have come here:
-            // the arm that took it was not seen (it reached in low over the board's edge), and a
-            // piece seen gone explains more than a lift inferred under the arm (rendered game
-            // 95: the knight seen gone from b1, then set on c3 by an arm resting on c2, was read
-            // as the c2 pawn's move).
-            let carried = carried.or_else(|| {
-                let occupied = self.occupied();
-                let could = |p: &Piece, from: Square| act.colour.is_some() && Some(p.color) == player && act.admits(p) && reaches(*p, from, act.square, occupied, self.victim(*p, act.square));
-                let (piece, from) = match self.unattended.iter().rposition(|(p, from)| could(p, *from)) {
+                let k = self.unattended.iter().rposition(|(p, from)| *from == act.square && own(p));
+                let k = k.or_else(|| self.unattended.iter().rposition(|(p, from)| own(p) && self.could_reach(p, *from, act.square)));
+                let (piece, from) = match k {
                     Some(k) => self.unattended.remove(k),
-                    None => {
-                        let from = Square::ALL.into_iter().find(|&sq| {
-                            let j = usize::from(sq);
-                            self.candidate[j].0 == SquareState::Empty && self.candidate[j].1 > 0 && self.belief[j].is_some_and(|p| could(&p, sq))
-                        })?;
-                        self.candidate[usize::from(from)] = (SquareState::Empty, 0);
-                        (self.belief[usize::from(from)].take()?, from)
-                    }
+                    None => self.take_seen_emptied(|t, p, from| own(p) && t.could_reach(p, from, act.square))?,
                 };
                 self.emit((act.at.0.saturating_sub(1), act.at.1 - step), EventKind::Lift { hand, square: from });
                 Some(piece)
@@ -247,6 +221,23 @@ impl Tracker {
         let hand = HandId(self.hands.get(&id).map_or(id, |t| t.event_id));
         self.emit(visit.end, EventKind::Lift { hand, square: from });
         Some(piece)
+    }
+
+    /// Whether `piece` on `from` could have been moved to `to` as the board stands.
+    fn could_reach(&self, piece: &Piece, from: Square, to: Square) -> bool {
+        reaches(*piece, from, to, self.occupied(), self.victim(*piece, to))
+    }
+
+    /// A piece, `fits` for its square, on a square seen empty lately but not yet counted as such
+    /// (its change still being confirmed): taken off that square, whose change is then settled.
+    fn take_seen_emptied(&mut self, fits: impl Fn(&Tracker, &Piece, Square) -> bool) -> Option<(Piece, Square)> {
+        let from = Square::ALL.into_iter().find(|&sq| {
+            let j = usize::from(sq);
+            self.candidate[j].0 == SquareState::Empty && self.candidate[j].1 > 0 && self.belief[j].is_some_and(|p| fits(self, &p, sq))
+        })?;
+        let j = usize::from(from);
+        self.candidate[j] = (SquareState::Empty, 0);
+        Some((self.belief[j].take()?, from))
     }
 
     /// Whether a piece of the other colour than `mover`'s stood on `to` (still believed there,
