@@ -382,6 +382,13 @@ fn reader_cost_per_frame() {
     );
 }
 
+/// The first `n` frames of a real clip (`rel` under `../shared/real/`).
+fn clip_frames(rel: &str, n: usize) -> Vec<touchmove::source::Frame> {
+    use touchmove::source::{SourceSpec, open};
+    let source = open(&SourceSpec::parse(real(rel).to_str().unwrap())).unwrap();
+    source.take(n).map(|f| f.unwrap()).collect()
+}
+
 /// `video/play-chess-with-a-webcam/scholarsmate.avi` opens under a lamp's hard light that gives
 /// way within half a second to diffuse light, the webcam changing its exposure too: the white
 /// pieces on the first ranks then look as the black ones did. Nothing moves and no arm is over
@@ -393,10 +400,8 @@ fn reader_cost_per_frame() {
 /// between, which the tracker's confirming frames absorb).
 #[test]
 fn a_sudden_change_of_light_moves_no_piece() {
-    use touchmove::source::{SourceSpec, open};
     use touchmove::vision::frame::Vision;
-    let mut source = open(&SourceSpec::parse(real("video/play-chess-with-a-webcam/scholarsmate.avi").to_str().unwrap())).unwrap();
-    let frames: Vec<_> = source.by_ref().take(20).map(|f| f.unwrap()).collect();
+    let frames = clip_frames("video/play-chess-with-a-webcam/scholarsmate.avi", 20);
     // Frame 0 carries a title; replay starts from frame 1, as this does.
     let mut vision = Vision::start(&frames[1].image, None, &Board::default()).unwrap();
     let start = SquareState::of_board(&Board::default());
@@ -424,10 +429,8 @@ fn a_sudden_change_of_light_moves_no_piece() {
 /// must never be called pieces.
 #[test]
 fn a_shaded_piece_is_a_piece_of_colour_untold_never_the_other_colour() {
-    use touchmove::source::{SourceSpec, open};
     use touchmove::vision::frame::Vision;
-    let mut source = open(&SourceSpec::parse(real("video/play-chess-with-a-webcam/scholarsmate.avi").to_str().unwrap())).unwrap();
-    let frames: Vec<_> = source.by_ref().take(151).map(|f| f.unwrap()).collect();
+    let frames = clip_frames("video/play-chess-with-a-webcam/scholarsmate.avi", 151);
     let mut vision = Vision::start(&frames[1].image, None, &Board::default()).unwrap();
     // After 1. e4 e5 2. Qh5 Nc6.
     let after: Board = "r1bqkbnr/pppp1ppp/2n5/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR".parse().unwrap();
@@ -457,10 +460,8 @@ fn a_shaded_piece_is_a_piece_of_colour_untold_never_the_other_colour() {
 /// a square of Black's two ranks as anything but a black piece (or unsure).
 #[test]
 fn squares_whose_picture_never_changed_keep_their_state() {
-    use touchmove::source::{SourceSpec, open};
     use touchmove::vision::frame::Vision;
-    let mut source = open(&SourceSpec::parse(real("video/chess-testmedia/scholarsMate2019-11-18.avi").to_str().unwrap())).unwrap();
-    let frames: Vec<_> = source.by_ref().take(41).map(|f| f.unwrap()).collect();
+    let frames = clip_frames("video/chess-testmedia/scholarsMate2019-11-18.avi", 41);
     let mut vision = Vision::start(&frames[0].image, None, &Board::default()).unwrap();
     let after: Board = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR".parse().unwrap();
     for f in &frames[1..] {
