@@ -133,7 +133,7 @@ impl Rules {
     pub(super) fn follow_seen_board(&mut self, placement: &Placement) {
         let tracked = self.phys.board();
         let differences = placement.differences(&tracked);
-        if differences.is_empty() {
+        if differences.is_empty() && !self.unjudged {
             return;
         }
         for &sq in &differences {
@@ -143,9 +143,14 @@ impl Rules {
             };
             self.phys.set_square(sq, seen);
         }
-        if self.hands_on_board() || self.result.is_some() {
+        // A board seen while a hand is at work is judged once the hand has done (a later board
+        // that shows nothing new still judges it); one seen as a hand only comes in shows what
+        // was done before it, and is judged now, before that hand's acts.
+        if self.hands_at_work() || self.result.is_some() {
+            self.unjudged |= self.result.is_none();
             return;
         }
+        self.unjudged = false;
         let board = self.phys.board();
         let masked = self.known_mask();
         if self.complete_shown(&board, masked) {
@@ -154,7 +159,13 @@ impl Rules {
         }
         // Moves made while the events caught none of them (fast play, an arm never seen, pieces
         // misnamed under a hand): the one line of plies that explains the board is what happened.
-        if let Some(line) = colour_line(&self.pos, &board, masked) {
+        // Where none does with the squares known displaced set aside, one that explains the
+        // whole board, those squares too: a piece taken for displaced because its move was
+        // heard out of order (the opponent's move not yet seen, a piece set down told before
+        // its lift) was moved (rendered game 25: 14... O-O unseen, then 15. d3 read with its
+        // lift last, so the d2 pawn was held displaced and the two moves unexplained).
+        let line = colour_line(&self.pos, &board, masked).or_else(|| (!masked.is_empty()).then(|| colour_line(&self.pos, &board, Bitboard::EMPTY)).flatten());
+        if let Some(line) = line {
             for m in line {
                 if self.result.is_some() {
                     break;
@@ -166,6 +177,7 @@ impl Rules {
                 self.phys.set_square(sq, self.pos.board().piece_at(sq));
             }
             self.displaced_as_move();
+            self.resolve_known();
             return;
         }
         self.resolve_known();
@@ -262,6 +274,63 @@ mod art_7_6 {
             .run();
         assert_eq!(sans(&d), ["O-O", "Nc3"], "{d:?}");
         assert!(violations(&d).is_empty(), "{d:?}");
+    }
+
+    #[test]
+    fn art_7_6_a_piece_taken_for_displaced_whose_move_was_heard_out_of_order_was_moved() {
+        // Rendered game 25: Black castles with no hand seen; White's d3 is then heard with its
+        // setting down first (ignored: the hand held nothing) and its lift last, so the pawn
+        // leaves with the hand, displaced; the board shows both moves made.
+        let fen = "r1bqk2r/ppp2ppp/2n5/2bnp3/8/2N2NP1/PP1PPPBP/R1BQ1RK1 b kq - 0 7";
+        let d = Script::from_fen(fen)
+            .board("r1bqk2r/ppp2ppp/2n5/2bnp3/8/2N2NP1/PP1PPPBP/R1BQ1RK1", true)
+            .enter(0, W).place(0, "d3").release(0, "d3").lift(0, "d2").leave(0)
+            .board("r1bq1rk1/ppp2ppp/2n5/2bnp3/8/2NP1NP1/PP2PPBP/R1BQ1RK1", true)
+            .run();
+        assert_eq!(sans(&d), ["O-O", "d3"], "{d:?}");
+        assert!(violations(&d).is_empty(), "{d:?}");
+        assert!(states(&d).iter().any(|s| s.contains("position restored")), "{d:?}");
+    }
+
+    #[test]
+    fn art_7_6_a_move_seen_as_the_next_hand_comes_in_is_a_move() {
+        // Rendered game 50: Black's knight reached f6 with no hand seen; the board that shows
+        // it came in the frame White's hand came in, and White's move was then read before it.
+        let fen = "rnbqkbnr/pp1ppppp/8/2p5/2P5/5N2/PP1PPPPP/RNBQKB1R b KQkq - 0 2";
+        let d = Script::from_fen(fen)
+            .board("rnbqkbnr/pp1ppppp/8/2p5/2P5/5N2/PP1PPPPP/RNBQKB1R", true)
+            .enter(0, W)
+            .board("rnbqkb1r/pp1ppppp/5n2/2p5/2P5/5N2/PP1PPPPP/RNBQKB1R", true)
+            .lift(0, "b1").place(0, "c3").release(0, "c3").leave(0)
+            .board("rnbqkb1r/pp1ppppp/5n2/2p5/2P5/2N2N2/PP1PPPPP/R1BQKB1R", true)
+            .run();
+        assert_eq!(sans(&d), ["Nf6", "Nc3"], "{d:?}");
+        assert!(violations(&d).is_empty(), "{d:?}");
+    }
+
+    #[test]
+    fn art_7_6_a_board_seen_while_a_hand_works_is_judged_when_it_is_done() {
+        // The board showing Black's Nf6 comes while White's hand holds the b1 knight; the board
+        // after it shows nothing the events did not: it still judges the one before.
+        let fen = "rnbqkbnr/pp1ppppp/8/2p5/2P5/5N2/PP1PPPPP/RNBQKB1R b KQkq - 0 2";
+        let d = Script::from_fen(fen)
+            .enter(0, W).lift(0, "b1")
+            .board("rnbqkb1r/pp1ppppp/5n2/2p5/2P5/5N2/PP1PPPPP/R1BQKB1R", true)
+            .place(0, "c3").release(0, "c3").leave(0)
+            .board("rnbqkb1r/pp1ppppp/5n2/2p5/2P5/2N2N2/PP1PPPPP/R1BQKB1R", true)
+            .run();
+        assert_eq!(sans(&d), ["Nf6", "Nc3"], "{d:?}");
+        assert!(violations(&d).is_empty(), "{d:?}");
+    }
+
+    #[test]
+    fn art_7_6_a_board_unexplained_as_a_hand_comes_in_is_found_at_once() {
+        let d = Script::new()
+            .mv("e2e4").clock(W)
+            .enter(1, B)
+            .board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PP1/RNBQKBNR", true)
+            .run();
+        assert_eq!(violations(&d), [("7.6", None)]);
     }
 
     #[test]

@@ -124,6 +124,9 @@ pub struct Rules {
     over_noted: bool,
     setup_seen: bool,
     white_sits: Option<ImageSide>,
+    /// A seen board taken in while a hand was at work, not yet judged: the next board judges
+    /// it even if it shows nothing new.
+    unjudged: bool,
     now: (f64, Option<u64>),
     out: Vec<Decision>,
 }
@@ -149,6 +152,7 @@ impl Rules {
             over_noted: false,
             setup_seen: false,
             white_sits: config.white_sits,
+            unjudged: false,
             now: (0.0, None),
             out: Vec::new(),
         }
@@ -268,6 +272,12 @@ impl Rules {
 
     fn hands_on_board(&self) -> bool {
         self.hands.values().any(|h| h.left.is_none())
+    }
+
+    /// Whether a hand over the board has touched, lifted or set down anything: a hand that has
+    /// only come in cannot have made what a board seen now shows.
+    fn hands_at_work(&self) -> bool {
+        self.hands.values().any(|h| h.left.is_none() && h.acted)
     }
 
     /// Records an act; a piece this hand set down elsewhere and did not release was dropped.
