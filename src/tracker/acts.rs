@@ -110,11 +110,22 @@ impl Tracker {
             let colour_fits = |p: &Piece| colour.is_none_or(|c| p.color == c);
             // What this hand lifted, else what another hand of the player holds (a hand-over),
             // else a piece from off the board (a promotion).
-            let mut take = |t: &mut HandTrack| t.held.iter().rposition(colour_fits).map(|k| t.held.remove(k));
-            let carried = match self.hands.get_mut(&id).and_then(&mut take) {
+            let player = self.hands.get(&id).map(|t| Color::from(t.side));
+            let take = |t: &mut HandTrack, fits: &dyn Fn(&Piece) -> bool| t.held.iter().rposition(fits).map(|k| t.held.remove(k));
+            // Of colour untold, only the player's own piece: a capture's victim, lifted first,
+            // is carried off, while the taker's lift may be confirmed only after its setting
+            // down is (its square still under the arm). A hand holding only the other side's
+            // pieces sets nothing down yet; the square is looked at again once the taker's lift
+            // is seen (rendered game 55: 8... Bxd3 recorded the white bishop back on d3).
+            let fits = |p: &Piece| colour_fits(p) && (colour.is_some() || Some(p.color) == player);
+            let carried = match self.hands.get_mut(&id).and_then(|t| take(t, &fits)) {
                 Some(p) => Some(p),
-                None => self.hands.values_mut().find_map(&mut take),
+                None => self.hands.values_mut().find_map(|t| take(t, &fits)),
             };
+            if carried.is_none() && colour.is_none() && self.hands.get(&id).is_some_and(|t| !t.held.is_empty()) {
+                self.refused.add(act.square);
+                continue;
+            }
             // Vision naming a different piece than the one carried: the carried one (a pawn
             // being promoted) stays in the hand and a new piece came from off the board.
             let carried = match carried {
@@ -136,7 +147,6 @@ impl Tracker {
             // reached in low over the board's edge), and a piece seen gone explains more than a
             // lift inferred under the arm (rendered game 95: the knight seen gone from b1, then
             // set on c3 by an arm resting on c2, was read as the c2 pawn's move).
-            let player = self.hands.get(&id).map(|t| Color::from(t.side));
             let own = |p: &Piece| act.colour.is_some() && Some(p.color) == player && act.admits(p);
             let carried = carried.or_else(|| {
                 let k = self.unattended.iter().rposition(|(p, from)| *from == act.square && own(p));

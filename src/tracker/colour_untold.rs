@@ -8,7 +8,7 @@ use super::*;
 use crate::types::{HandObs, SquareObs};
 
 /// `board` as seen, but for `untold` squares, read as pieces of colour untold, and `hidden` ones.
-fn seen(n: u64, board: &Board, untold: &[Square], hidden: &[Square], hand: Option<HandObs>) -> Observation {
+pub(super) fn seen(n: u64, board: &Board, untold: &[Square], hidden: &[Square], hand: Option<HandObs>) -> Observation {
     let squares = Square::ALL
         .iter()
         .map(|&sq| {
@@ -25,18 +25,18 @@ fn seen(n: u64, board: &Board, untold: &[Square], hidden: &[Square], hand: Optio
     Observation { frame: n, t: n as f64 / 20.0, squares, hands: hand.into_iter().collect(), clock: None, board_lost: false }
 }
 
-fn frame(n: u64, board: &Board, untold: &[Square], hand: Option<HandObs>) -> Observation {
+pub(super) fn frame(n: u64, board: &Board, untold: &[Square], hand: Option<HandObs>) -> Observation {
     seen(n, board, untold, &[], hand)
 }
 
 /// White's arm with its fingertips on `sq`, covering it.
-fn white_arm(sq: Square) -> HandObs {
+pub(super) fn white_arm(sq: Square) -> HandObs {
     let board = [u32::from(sq.file()) as f32 + 0.5, u32::from(sq.rank()) as f32 + 0.5];
     HandObs { id: 7, side: Some(Side::White), polygon: Vec::new(), extremity: [0.0, 0.0], extremity_square: Some(sq), covers: vec![sq], extremity_board: Some(board) }
 }
 
 /// After 1. e4 e5, White to move.
-fn open_game() -> Board {
+pub(super) fn open_game() -> Board {
     let mut b = Board::default();
     for (from, to) in [(Square::E2, Square::E4), (Square::E7, Square::E5)] {
         let p = b.remove_piece_at(from).expect("a pawn");
@@ -45,7 +45,7 @@ fn open_game() -> Board {
     b
 }
 
-fn tracker(start: &Board) -> Tracker {
+pub(super) fn tracker(start: &Board) -> Tracker {
     Tracker::new(TrackerConfig { start: start.clone(), ..TrackerConfig::default() })
 }
 
@@ -154,7 +154,7 @@ fn boards(events: &[Event]) -> Vec<String> {
 }
 
 /// The last board snapshot among `events`.
-fn last_board(events: &[Event]) -> Option<String> {
+pub(super) fn last_board(events: &[Event]) -> Option<String> {
     events.iter().rev().find_map(|e| match &e.kind {
         EventKind::Board { placement, .. } => Some(placement.to_string()),
         _ => None,
@@ -389,4 +389,41 @@ fn a_king_castled_into_a_square_read_untold_is_found_there() {
     run(&mut t, 40, &after, &[G1], &[], None, &mut events);
     events.extend(t.finish());
     assert_eq!(t.board(), after, "{events:?}");
+}
+
+/// After 1. e4 d5, White takes exd5 by hand: the arm rests on d5 and lifts Black's pawn (d5
+/// seen empty), rests on e4, sets its pawn down on d5 and withdraws over e4, which stays under
+/// the arm until it has gone; d5 reads as a piece of colour untold. The piece set down is the
+/// taker, not the victim the hand lifted first (rendered game 55: 8... Bxd3 put the white
+/// bishop back on d3): with e4's lift not yet seen, the square waits, and the move reaches the
+/// rules whole once the arm has gone.
+#[test]
+fn a_piece_of_colour_untold_set_down_where_the_hand_took_is_the_takers() {
+    use Square::*;
+    let mut start = Board::default();
+    for (from, to) in [(E2, E4), (D7, D5)] {
+        let p = start.remove_piece_at(from).expect("a pawn");
+        start.set_piece_at(to, p);
+    }
+    let mut victim_off = start.clone();
+    victim_off.discard_piece_at(D5);
+    let mut after = victim_off.clone();
+    let pawn = after.remove_piece_at(E4).expect("the pawn");
+    after.set_piece_at(D5, pawn);
+    let arm = |sq: Square, covers: &[Square]| HandObs { covers: covers.to_vec(), ..white_arm(sq) };
+    let mut t = tracker(&start);
+    let mut events = t.observe(&frame(0, &start, &[], None));
+    for n in 1..100 {
+        let o = match n {
+            1..10 => frame(n, &start, &[], Some(arm(D5, &[D5]))),
+            10..20 => seen(n, &victim_off, &[], &[E4], Some(arm(E4, &[E4]))),
+            20..30 => seen(n, &after, &[], &[E4], Some(arm(D5, &[D5, E4]))),
+            30..40 => seen(n, &after, &[D5], &[E4], Some(arm(E3, &[E4, E3]))),
+            _ => frame(n, &after, &[D5], None),
+        };
+        events.extend(t.observe(&o));
+    }
+    events.extend(t.finish());
+    assert_eq!(t.board(), after, "{events:?}");
+    assert_eq!(last_board(&events), Some(Placement::from(&after).to_string()), "{events:?}");
 }
