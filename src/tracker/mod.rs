@@ -40,6 +40,11 @@ const LEAVE_SECS: f64 = 0.4;
 /// How long after an arm hid a square a change seen there with no hand near is still taken
 /// for that arm's doing (it set the piece down and withdrew), seconds.
 pub const REVEAL_SECS: f64 = 1.0;
+/// How long after a square was last seen the arm that changes it may come in: an arm reaching
+/// in at once may find the square already hidden, by the opponent's arm still withdrawing over
+/// it or by vision's caution next to that arm (scholarsmate.avi: Black's arm comes in as
+/// White's, having played e4, leaves over e5), seconds.
+const REACH_SECS: f64 = 1.5;
 
 /// How the tracker reads time.
 #[derive(Debug, Clone)]
@@ -175,6 +180,12 @@ pub struct Tracker {
     hidden_at: [f64; 64],
     /// When each square's present candidate change was first seen.
     changed_at: [f64; 64],
+    /// When each square was last seen (not hidden), and, for a square seen changed, when it was
+    /// last seen as it was before: the change was made at some time in between.
+    seen_at: [f64; 64],
+    unchanged_at: [f64; 64],
+    /// Whose arm hid each square when it was last hidden, where an arm (over it or next to it) did.
+    hid_first: [Option<Side>; 64],
     /// Squares whose change was taken and found to be no act (a piece from nowhere): still
     /// looked at, but no snapshot waits for them.
     refused: shakmaty::Bitboard,
@@ -198,7 +209,7 @@ impl Tracker {
         }
         let candidate = std::array::from_fn(|i| (SquareState::of(belief[i]), 0));
         let (next_hand, to_move) = (cfg.first_hand, cfg.to_move);
-        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], changed_at: [f64::NEG_INFINITY; 64], refused: shakmaty::Bitboard::EMPTY, dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
+        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], refused: shakmaty::Bitboard::EMPTY, dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
     }
 
     /// The squares the tracker believes hold a piece.
@@ -367,9 +378,13 @@ impl Tracker {
             let i = usize::from(sq);
             let Some(seen) = obs.squares.get(i).map(|s| s.state) else { continue };
             if seen == SquareState::Occluded || covered.contains(&sq) {
+                if self.hidden_at[i] <= self.seen_at[i] {
+                    self.hid_first[i] = self.hider(obs, sq);
+                }
                 self.hidden_at[i] = obs.t;
                 continue;
             }
+            let seen_before = std::mem::replace(&mut self.seen_at[i], obs.t);
             let settled = SquareState::of(self.belief[i]);
             let seen = self.untold_taker(sq, seen, obs.t).unwrap_or(seen);
             // A piece of colour untold where one stands is no change: vision could not tell
@@ -382,13 +397,25 @@ impl Tracker {
             let (cand, count) = self.candidate[i];
             if cand != seen {
                 self.changed_at[i] = obs.t;
+                self.unchanged_at[i] = seen_before;
                 self.refused.discard(sq);
             }
             self.candidate[i] = if cand == seen { (seen, count + 1) } else { (seen, 1) };
             // The hand that dwelt longest on this square did it, timed by the end of that stay;
             // failing one, the hand that dwelt longest next to it (fingertips are seen a little
             // off, most of all on an oblique view).
-            let who = self.longest_on(shakmaty::Bitboard::from_square(sq)).or_else(|| self.longest_on(shakmaty::attacks::king_attacks(sq)));
+            // Only a hand that came in before the square was last seen as it was (give or take
+            // the moment an arm takes to reach over it) can have changed it: a square hidden for
+            // long (by an arm, or by the change a piece left that vision took for one) may have
+            // changed any time while it was (rendered game 55: White's Qxd3, made by an arm
+            // vision did not see while d1 and d3 were hidden, was credited to Black's hand that
+            // came in later and rested next to d3).
+            let (changed, unchanged) = (self.changed_at[i], self.unchanged_at[i]);
+            let could_have = |t: &HandTrack| t.entered <= unchanged + REACH_SECS || self.hid_first[i] == Some(t.side);
+            // An arm seen again under a new id is the same player's: one of the player whose arm
+            // first hid the square may have done it.
+            let came_before = |(id, _): &(u32, Visit)| self.hands.get(id).is_some_and(could_have);
+            let who = self.longest_on(shakmaty::Bitboard::from_square(sq)).or_else(|| self.longest_on(shakmaty::attacks::king_attacks(sq))).filter(came_before);
             // A change no hand was near must last much longer before it counts: it is far more
             // often a misread (an arm not seen, a reflection) than a piece falling over.
             let needed = if who.is_some() {
@@ -407,16 +434,15 @@ impl Tracker {
                 let t = (v.start.1 + v.end.1) / 2.0;
                 (((v.start.0 + v.end.0) / 2), t)
             });
-            // Failing a stay, the last hand to come in, if it came in before the change was
-            // first seen: a hand has nothing to do with what changed before it arrived. A piece
-            // of colour untold that no hand was near goes to no hand: whose it is comes from
-            // where pieces went (see apply_acts).
-            let since = self.changed_at[i];
+            // Failing a stay, the last hand to come in, if it came in before then and before the
+            // change was first seen. A piece of
+            // colour untold that no hand was near goes to no hand: whose it is comes from where
+            // pieces went (see apply_acts).
             let hand = who.map(|(id, _)| id).or_else(|| {
                 if seen == SquareState::Piece {
                     return None;
                 }
-                self.hands.iter().filter(|(_, t)| t.entered <= since).max_by(|a, b| a.1.entered.total_cmp(&b.1.entered)).map(|(id, _)| *id)
+                self.hands.iter().filter(|(_, t)| t.entered <= changed && could_have(t)).max_by(|a, b| a.1.entered.total_cmp(&b.1.entered)).map(|(id, _)| *id)
             });
             let role = obs.squares[i].role;
             match (settled, seen) {
@@ -430,6 +456,13 @@ impl Tracker {
             }
         }
         acts
+    }
+
+    /// The player whose arm hides `sq`: one covering it, else one covering a square next to it.
+    fn hider(&self, obs: &Observation, sq: Square) -> Option<Side> {
+        let near = shakmaty::attacks::king_attacks(sq);
+        let side = |h: &crate::types::HandObs| self.hands.get(&h.id).map(|t| t.side);
+        obs.hands.iter().find(|h| h.covers.contains(&sq)).or_else(|| obs.hands.iter().find(|h| h.covers.iter().any(|c| near.contains(*c)))).and_then(side)
     }
 
     fn clock(&mut self, obs: &Observation, now: (u64, f64)) {
@@ -510,6 +543,8 @@ mod side_unknown;
 
 #[cfg(test)]
 mod colour_untold;
+#[cfg(test)]
+mod who;
 
 #[cfg(test)]
 mod hidden_lift;
