@@ -348,6 +348,47 @@ fn a_board_still_looked_over_when_the_recording_ends_is_told_as_it_stands() {
     assert_eq!(last_board(&events), Some(Placement::from(&gone).to_string()), "{events:?}");
 }
 
+#[test]
+fn a_piece_seen_gone_and_found_nowhere_with_no_square_in_doubt_stands_where_it_stood() {
+    // Black's knight goes g8-f6 with no hand seen, while White's e4 pawn reads empty (misread);
+    // later the empty a4 reads as a black piece (a misread no piece explains, looked at again
+    // and again). No square is in doubt, and the recording ends with the pawn found nowhere:
+    // the board is told with the pawn where it stood (rendered game 20, whose c6 pawn read
+    // empty and e8 black at the end, lost its last move, Qe7+).
+    let start = open_game();
+    let after = knight_to_f6(&start);
+    let mut misread = after.clone();
+    misread.discard_piece_at(Square::E4);
+    let mut leaning = misread.clone();
+    leaning.set_piece_at(Square::A4, Piece { color: Color::Black, role: Role::Pawn });
+    let mut t = tracker(&start);
+    let mut events = t.observe(&frame(0, &start, &[], None));
+    for n in 1..120 {
+        events.extend(t.observe(&frame(n, if n < 45 { &misread } else { &leaning }, &[], None)));
+    }
+    events.extend(t.finish());
+    assert_eq!(last_board(&events), Some(Placement::from(&after).to_string()), "{events:?}");
+    assert_eq!(t.board(), after);
+}
+
+#[test]
+fn a_piece_misread_gone_while_the_board_settles_is_told_back_at_the_end() {
+    // As above with h5 read right: the board is told without the pawn while it is looked for,
+    // and with it once the recording has ended and it was found nowhere.
+    let start = open_game();
+    let after = knight_to_f6(&start);
+    let mut misread = after.clone();
+    misread.discard_piece_at(Square::E4);
+    let mut t = tracker(&start);
+    let mut events = t.observe(&frame(0, &start, &[], None));
+    for n in 1..60 {
+        events.extend(t.observe(&frame(n, &misread, &[], None)));
+    }
+    events.extend(t.finish());
+    assert_eq!(last_board(&events), Some(Placement::from(&after).to_string()), "{events:?}");
+    assert_eq!(t.board(), after);
+}
+
 /// White castles short under the arm (king and rook hidden throughout); when the arm has gone
 /// and the squares come into view, g1 reads as a piece of colour untold (a king on a light
 /// square seen in shade) that the promotion namer, on Black's far rank, calls a queen; e1 and h1

@@ -330,6 +330,19 @@ impl Tracker {
     pub fn finish(&mut self) -> Vec<Event> {
         let ids: Vec<u32> = self.hands.keys().copied().collect();
         let now = (self.last_frame, self.last_t.max(self.last_seen_t));
+        // A piece seen gone with no hand near and found nowhere, while no square is in doubt
+        // where it could stand, was misread gone: no hand took it off the board, and nothing
+        // more will show where it went. It stands where it stood (rendered game 20: the c6 pawn
+        // read empty for the last seconds kept Black's last move, Qe7+, from being told).
+        if self.unsure == 0 {
+            for (piece, sq) in std::mem::take(&mut self.unattended) {
+                let i = usize::from(sq);
+                if self.belief[i].is_none() {
+                    self.belief[i] = Some(piece);
+                    self.dirty = true;
+                }
+            }
+        }
         // A settled board not yet told (a piece seen gone still looked for when the recording
         // ended) is told as it stands: there is nothing more to wait for.
         if ids.is_empty() && self.dirty && self.settled() {
