@@ -184,7 +184,8 @@ pub struct Tracker {
     /// last seen as it was before: the change was made at some time in between.
     seen_at: [f64; 64],
     unchanged_at: [f64; 64],
-    /// Whose arm hid each square when it was last hidden, where an arm (over it or next to it) did.
+    /// Whose arm first hid each square in the spell it was last hidden, where an arm (over it
+    /// or next to it) did.
     hid_first: [Option<Side>; 64],
     /// Squares whose change was taken and found to be no act (a piece from nowhere): still
     /// looked at, but no snapshot waits for them.
@@ -422,11 +423,10 @@ impl Tracker {
             // long (by an arm, or by the change a piece left that vision took for one) may have
             // changed any time while it was (rendered game 55: White's Qxd3, made by an arm
             // vision did not see while d1 and d3 were hidden, was credited to Black's hand that
-            // came in later and rested next to d3).
+            // came in later and rested next to d3). Or one of the player whose arm first hid the
+            // square: an arm seen again under a new id is the same player's.
             let (changed, unchanged) = (self.changed_at[i], self.unchanged_at[i]);
             let could_have = |t: &HandTrack| t.entered <= unchanged + REACH_SECS || self.hid_first[i] == Some(t.side);
-            // An arm seen again under a new id is the same player's: one of the player whose arm
-            // first hid the square may have done it.
             let came_before = |(id, _): &(u32, Visit)| self.hands.get(id).is_some_and(could_have);
             let who = self.longest_on(shakmaty::Bitboard::from_square(sq)).or_else(|| self.longest_on(shakmaty::attacks::king_attacks(sq))).filter(came_before);
             // A change no hand was near must last much longer before it counts: it is far more
@@ -447,10 +447,9 @@ impl Tracker {
                 let t = (v.start.1 + v.end.1) / 2.0;
                 (((v.start.0 + v.end.0) / 2), t)
             });
-            // Failing a stay, the last hand to come in, if it came in before then and before the
-            // change was first seen. A piece of
-            // colour untold that no hand was near goes to no hand: whose it is comes from where
-            // pieces went (see apply_acts).
+            // Failing a stay, the last hand to come in that could have, if it came in before the
+            // change was first seen. A piece of colour untold that no hand was near goes to no
+            // hand: whose it is comes from where pieces went (see apply_acts).
             let hand = who.map(|(id, _)| id).or_else(|| {
                 if seen == SquareState::Piece {
                     return None;
