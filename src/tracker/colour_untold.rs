@@ -4,6 +4,7 @@
 //! hand was seen making reach the rules (as a snapshot) before the next arm's acts, as soon as
 //! they are whole; an arm that came in after such a change was first seen had no part in it.
 
+use super::testkit::moved;
 use super::*;
 use crate::types::{HandObs, SquareObs};
 
@@ -37,12 +38,7 @@ pub(super) fn white_arm(sq: Square) -> HandObs {
 
 /// After 1. e4 e5, White to move.
 pub(super) fn open_game() -> Board {
-    let mut b = Board::default();
-    for (from, to) in [(Square::E2, Square::E4), (Square::E7, Square::E5)] {
-        let p = b.remove_piece_at(from).expect("a pawn");
-        b.set_piece_at(to, p);
-    }
-    b
+    moved(&Board::default(), &[(Square::E2, Square::E4), (Square::E7, Square::E5)])
 }
 
 pub(super) fn tracker(start: &Board) -> Tracker {
@@ -120,10 +116,7 @@ fn a_piece_of_colour_untold_from_nowhere_is_not_invented() {
 
 /// `board` with Black's knight moved g8-f6.
 fn knight_to_f6(board: &Board) -> Board {
-    let mut after = board.clone();
-    let knight = after.remove_piece_at(Square::G8).expect("the knight");
-    after.set_piece_at(Square::F6, knight);
-    after
+    moved(board, &[(Square::G8, Square::F6)])
 }
 
 /// Black's knight goes g8-f6 with no hand seen, `unsure` squares read unsure throughout; an
@@ -275,15 +268,10 @@ fn a_piece_seen_gone_with_no_hand_near_is_not_reported_missing_while_it_may_turn
 /// 1. c4 d5, then White's pawn lifted from c4 by an arm that goes over `via` and leaves; the
 /// pawn is never seen set down, and d5 reads as a piece of colour untold from then on.
 fn pawn_takes_on_d5_untold(via: Square) -> (Board, Tracker, Vec<Event>) {
-    let mut start = Board::default();
-    for (from, to) in [(Square::C2, Square::C4), (Square::D7, Square::D5)] {
-        let p = start.remove_piece_at(from).expect("a pawn");
-        start.set_piece_at(to, p);
-    }
+    let start = moved(&Board::default(), &[(Square::C2, Square::C4), (Square::D7, Square::D5)]);
     let mut lifted = start.clone();
-    let pawn = lifted.remove_piece_at(Square::C4).expect("the pawn");
-    let mut after = lifted.clone();
-    after.set_piece_at(Square::D5, pawn);
+    lifted.discard_piece_at(Square::C4);
+    let after = moved(&start, &[(Square::C4, Square::D5)]);
     let mut t = tracker(&start);
     let mut events = t.observe(&frame(0, &start, &[], None));
     for n in 1..80 {
@@ -398,16 +386,8 @@ fn a_piece_misread_gone_while_the_board_settles_is_told_back_at_the_end() {
 #[test]
 fn a_king_castled_into_a_square_read_untold_is_found_there() {
     use Square::*;
-    let mut start = Board::default();
-    for (from, to) in [(E2, E4), (E7, E5), (G1, F3), (B8, C6), (F1, C4), (F8, C5)] {
-        let p = start.remove_piece_at(from).expect("a piece");
-        start.set_piece_at(to, p);
-    }
-    let mut after = start.clone();
-    let king = after.remove_piece_at(E1).expect("the king");
-    let rook = after.remove_piece_at(H1).expect("the rook");
-    after.set_piece_at(G1, king);
-    after.set_piece_at(F1, rook);
+    let start = moved(&Board::default(), &[(E2, E4), (E7, E5), (G1, F3), (B8, C6), (F1, C4), (F8, C5)]);
+    let after = moved(&start, &[(E1, G1), (H1, F1)]);
     let row = [E1, F1, G1, H1];
     let arm = |sq: Square| HandObs { covers: row.to_vec(), ..white_arm(sq) };
     let mut t = tracker(&start);
@@ -441,16 +421,10 @@ fn a_king_castled_into_a_square_read_untold_is_found_there() {
 #[test]
 fn a_piece_of_colour_untold_set_down_where_the_hand_took_is_the_takers() {
     use Square::*;
-    let mut start = Board::default();
-    for (from, to) in [(E2, E4), (D7, D5)] {
-        let p = start.remove_piece_at(from).expect("a pawn");
-        start.set_piece_at(to, p);
-    }
+    let start = moved(&Board::default(), &[(E2, E4), (D7, D5)]);
     let mut victim_off = start.clone();
     victim_off.discard_piece_at(D5);
-    let mut after = victim_off.clone();
-    let pawn = after.remove_piece_at(E4).expect("the pawn");
-    after.set_piece_at(D5, pawn);
+    let after = moved(&start, &[(E4, D5)]);
     let arm = |sq: Square, covers: &[Square]| HandObs { covers: covers.to_vec(), ..white_arm(sq) };
     let mut t = tracker(&start);
     let mut events = t.observe(&frame(0, &start, &[], None));

@@ -2,7 +2,7 @@
 //! hidden, and which one must be a square its piece could have come from — a knight carried past
 //! its pawns is not a pawn stepping diagonally onto an empty square.
 
-use super::testkit::Reel;
+use super::testkit::{Reel, moved};
 use super::*;
 
 /// The arm reaches over b1 and rests on b2 (both hidden), longer on b2, as an arm reaching from
@@ -98,9 +98,8 @@ fn a_piece_seen_gone_with_no_hand_near_is_the_one_an_arm_then_sets_down() {
     use Square::*;
     let start = Board::default();
     let mut lifted = start.clone();
-    let knight = lifted.remove_piece_at(B1).expect("a knight");
-    let mut after = lifted.clone();
-    after.set_piece_at(C3, knight);
+    lifted.discard_piece_at(B1);
+    let after = moved(&start, &[(B1, C3)]);
     let mut reel = Reel::new(&start);
     reel.run(10, &start, None)
         .run(8, &lifted, None)

@@ -26,6 +26,16 @@ pub fn arm_frame(n: u64, board: &Board, arm: Arm, id: u32) -> Observation {
     Observation { frame: n, t: n as f64 / 30.0, squares, hands: hands.into_iter().collect(), clock: None, board_lost: false }
 }
 
+/// `board` with each piece in turn moved `from` → `to` (whatever stood on `to` taken off).
+pub fn moved(board: &Board, moves: &[(Square, Square)]) -> Board {
+    let mut b = board.clone();
+    for &(from, to) in moves {
+        let piece = b.remove_piece_at(from).expect("a piece to move");
+        b.set_piece_at(to, piece);
+    }
+    b
+}
+
 /// A tracker fed frame after frame, with the events it wrote.
 pub struct Reel {
     pub tracker: Tracker,

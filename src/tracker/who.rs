@@ -4,6 +4,7 @@
 //! while it was; the hand that came in meanwhile is not its author.
 
 use super::colour_untold::{frame, last_board, open_game, seen, tracker, white_arm};
+use super::testkit::moved;
 use super::*;
 use crate::types::HandObs;
 
@@ -14,12 +15,9 @@ use crate::types::HandObs;
 fn queen_moved_while_hidden(black_rests: Square) -> (Board, Tracker, Vec<Event>) {
     use Square::*;
     let start = open_game();
-    let mut after = start.clone();
-    let queen = after.remove_piece_at(D1).expect("the queen");
-    after.set_piece_at(F3, queen);
+    let after = moved(&start, &[(D1, F3)]);
     let ghost = HandObs { covers: vec![D1, D2, E1, E2], ..white_arm(D2) };
-    let tip = [u32::from(black_rests.file()) as f32 + 0.5, u32::from(black_rests.rank()) as f32 + 0.5];
-    let black = HandObs { id: 8, side: Some(Side::Black), extremity_board: Some(tip), ..white_arm(black_rests) };
+    let black = HandObs { id: 8, side: Some(Side::Black), ..white_arm(black_rests) };
     let mut t = tracker(&start);
     let mut events = t.observe(&frame(0, &start, &[], None));
     for n in 1..120 {
@@ -62,16 +60,9 @@ fn a_piece_set_down_while_a_square_was_hidden_is_not_a_later_arms() {
     let start: Board = "4k3/8/8/2p5/3P4/3b4/8/3QK3".parse::<shakmaty::fen::Fen>().expect("a FEN").into_setup().board;
     let mut bishop_off = start.clone();
     bishop_off.discard_piece_at(D3);
-    let mut queen_took = bishop_off.clone();
-    let queen = queen_took.remove_piece_at(D1).expect("the queen");
-    queen_took.set_piece_at(D3, queen);
-    let mut pawn_took = queen_took.clone();
-    let pawn = pawn_took.remove_piece_at(C5).expect("the pawn");
-    pawn_took.set_piece_at(D4, pawn);
-    let arm = |id: u32, side: Side, sq: Square, covers: &[Square]| {
-        let tip = [u32::from(sq.file()) as f32 + 0.5, u32::from(sq.rank()) as f32 + 0.5];
-        HandObs { id, side: Some(side), extremity_square: Some(sq), extremity_board: Some(tip), covers: covers.to_vec(), ..white_arm(sq) }
-    };
+    let queen_took = moved(&bishop_off, &[(D1, D3)]);
+    let pawn_took = moved(&queen_took, &[(C5, D4)]);
+    let arm = |id: u32, side: Side, sq: Square, covers: &[Square]| HandObs { id, side: Some(side), covers: covers.to_vec(), ..white_arm(sq) };
     let mut t = tracker(&start);
     let mut events = t.observe(&frame(0, &start, &[], None));
     for n in 1..160 {
@@ -101,9 +92,7 @@ fn a_piece_set_down_while_a_square_was_hidden_is_not_a_later_arms() {
 fn a_change_under_a_players_arm_seen_again_under_a_new_id_is_that_players() {
     use Square::*;
     let start = open_game();
-    let mut after = start.clone();
-    let knight = after.remove_piece_at(G1).expect("the knight");
-    after.set_piece_at(F3, knight);
+    let after = moved(&start, &[(G1, F3)]);
     let arm = |id: u32, sq: Square, covers: &[Square]| HandObs { id, covers: covers.to_vec(), ..white_arm(sq) };
     let mut t = tracker(&start);
     let mut events = t.observe(&frame(0, &start, &[], None));
