@@ -105,22 +105,20 @@ impl Tracker {
                 }
                 continue;
             }
-            // The colour seen; where vision could not tell it, whatever the hand holds says.
-            let colour = act.colour;
-            let colour_fits = |p: &Piece| colour.is_none_or(|c| p.color == c);
             // What this hand lifted, else what another hand of the player holds (a hand-over),
-            // else a piece from off the board (a promotion).
+            // else a piece from off the board (a promotion): of the colour seen, or, where
+            // vision could not tell it, of the player's. A capture's victim, lifted first, is
+            // carried off, while the taker's lift may be confirmed only after its setting down
+            // is (its square still under the arm). A hand holding only the other side's pieces
+            // sets nothing down yet; the square is looked at again once the taker's lift is seen
+            // (rendered game 55: 8... Bxd3 recorded the white bishop back on d3).
+            let colour = act.colour;
             let player = self.hands.get(&id).map(|t| Color::from(t.side));
-            let take = |t: &mut HandTrack, fits: &dyn Fn(&Piece) -> bool| t.held.iter().rposition(fits).map(|k| t.held.remove(k));
-            // Of colour untold, only the player's own piece: a capture's victim, lifted first,
-            // is carried off, while the taker's lift may be confirmed only after its setting
-            // down is (its square still under the arm). A hand holding only the other side's
-            // pieces sets nothing down yet; the square is looked at again once the taker's lift
-            // is seen (rendered game 55: 8... Bxd3 recorded the white bishop back on d3).
-            let fits = |p: &Piece| colour_fits(p) && (colour.is_some() || Some(p.color) == player);
-            let carried = match self.hands.get_mut(&id).and_then(|t| take(t, &fits)) {
+            let fits = |p: &Piece| colour.map_or(Some(p.color) == player, |c| p.color == c);
+            let mut take = |t: &mut HandTrack| t.held.iter().rposition(fits).map(|k| t.held.remove(k));
+            let carried = match self.hands.get_mut(&id).and_then(&mut take) {
                 Some(p) => Some(p),
-                None => self.hands.values_mut().find_map(|t| take(t, &fits)),
+                None => self.hands.values_mut().find_map(&mut take),
             };
             if carried.is_none() && colour.is_none() && self.hands.get(&id).is_some_and(|t| !t.held.is_empty()) {
                 self.refused.add(act.square);
