@@ -100,6 +100,18 @@ mod art_7_5_4 {
     }
 
     #[test]
+    fn art_7_5_4_a_two_handed_mate_ends_the_game_and_the_clock_after_it_is_not_judged() {
+        // 5.1.1: checkmate ends the game if the move accords with Article 3 and 4.2-4.7; 4.1 is
+        // not among them, so the mate stands, and the press that follows comes after the game.
+        let d = Script::new().mv("f2f3").mv("e7e5").mv("g2g4")
+            .enter(0, B).enter(1, B).lift(0, "d8").place(1, "h4").release(1, "h4").leave(0).leave(1).clock(B)
+            .run();
+        assert_eq!(sans(&d).last().unwrap(), "Qh4#");
+        assert_eq!(violations(&d), [("4.1", Some(B))]);
+        assert!(penalties(&d).is_empty());
+    }
+
+    #[test]
     fn art_7_5_4_one_hand_and_the_clock_is_not() {
         let d = Script::from_fen(FEN).mv("e1g1").clock(W).run();
         assert!(violations(&d).is_empty());

@@ -64,6 +64,13 @@ pub fn stage(kind: BreachKind, pos: &Chess, m: Move, w: &mut StreamWriter) -> Op
     let legal = pos.legal_moves();
     let style = MoveStyle::default();
     let squares = crate::rules::move_squares(m);
+    // Checkmate ends the game at once (5.1.1): what the mover does after a mating move (the
+    // clock, moving the piece on) is not judged, so a breach that needs it cannot be staged.
+    let mates = {
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        after.is_checkmate()
+    };
     // A new hand of the mover: `before` it, then the move, then it leaves and the clock.
     let with_hand = |w: &mut StreamWriter, before: &dyn Fn(&mut StreamWriter, HandId)| {
         let hand = w.new_hand();
@@ -131,7 +138,8 @@ pub fn stage(kind: BreachKind, pos: &Chess, m: Move, w: &mut StreamWriter) -> Op
             w.push(EventKind::HandLeave { hand: a });
             w.push(EventKind::HandLeave { hand: b });
             w.push(EventKind::Clock { side: me });
-            Some(vec![(Article::A4_1, me), (Article::A7_5_4, me)])
+            // 5.1.1 names Articles 3 and 4.2-4.7, not 4.1: a two-handed mate stands.
+            if mates { Some(vec![(Article::A4_1, me)]) } else { Some(vec![(Article::A4_1, me), (Article::A7_5_4, me)]) }
         }
         BreachKind::ClockWithoutMove => {
             w.push(EventKind::Clock { side: me });
@@ -196,7 +204,7 @@ pub fn stage(kind: BreachKind, pos: &Chess, m: Move, w: &mut StreamWriter) -> Op
             Some(vec![(Article::A7_4_1, me)])
         }
         BreachKind::MovedOn => {
-            if !simple(m) {
+            if !simple(m) || mates {
                 return None;
             }
             let to = m.to();
