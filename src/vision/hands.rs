@@ -59,13 +59,15 @@ const HOLD_FRAMES: u32 = 6;
 const HOLD_REACH: f32 = 1.75;
 const WITHDRAWN_BY: f32 = 1.0;
 /// A change that runs off the view only beyond the picture's edge (where the board fills the
-/// picture) and covers no more than this many squares settles as one that reaches only into
-/// the margin: it is the square a first-rank piece left, its head cut by the picture's edge,
-/// and arms passing over it every few moves kept it from the long stillness an arm's needs
-/// (scholarsMate2019-11-18.avi: ghost arms on d1 and f1 for the rest of the game). Fingers
-/// alone, the arm beyond the picture, are as small, but do not hold still that long while they
-/// hover. Where the margin is in the picture, a change this small running off the view is a
-/// hand resting at the table's edge, and waits as an arm does.
+/// picture) and of which the picture shows no more than this many squares settles as a piece
+/// set down inside the board does: it is the square a first-rank piece left, its head cut by
+/// the picture's edge, or a piece set down on an edge square leaning out of it, and arms
+/// passing over it every few moves kept it from the long stillness an arm's needs
+/// (scholarsMate2019-11-18.avi: ghost arms on d1 and f1 for the rest of the game, and on d1 and
+/// h5 after 2. Qh5 until Black's arm came in). Fingers alone, the arm beyond the picture, are
+/// as small, but do not hold still that long while they hover. Where the margin is in the
+/// picture, a change this small running off the view is a hand resting at the table's edge,
+/// and waits as an arm does.
 const GHOST_SQUARES: f64 = 1.5;
 /// A region larger than this many squares is no arm reaching in, whatever its shape: an arm
 /// stretched across the board covers a strip of three squares by eight at most, while a sleeve
@@ -164,6 +166,21 @@ fn player_of(entry: [f64; 2], rect: &Rectifier) -> Option<Side> {
     }
 }
 
+/// The pixels of the regions settled into the view this frame (`None` when none was).
+fn settled_mask(labels: &Mat, settled: &[bool]) -> Result<Option<Mat>, VisionError> {
+    if !settled.iter().any(|&s| s) {
+        return Ok(None);
+    }
+    let mut m = Mat::new_rows_cols_with_default(labels.rows(), labels.cols(), core::CV_8UC1, Scalar::all(0.0))?;
+    let out = m.data_bytes_mut()?;
+    for (o, &l) in out.iter_mut().zip(labels.data_typed::<i32>()?) {
+        if settled[l as usize] {
+            *o = 255;
+        }
+    }
+    Ok(Some(m))
+}
+
 /// Per label, where it crosses the outer part of the margin (the arm's way in), if it does.
 fn entries(rect: &Rectifier, labels: &Mat, n: usize) -> Result<Vec<Option<[f64; 2]>>, VisionError> {
     let (w, h) = (labels.cols(), labels.rows());
@@ -235,7 +252,8 @@ impl HandDetector {
         let n = imgproc::connected_components_with_stats(&closed, &mut labels, &mut stats, &mut centroids, 8, core::CV_32S)? as usize;
         let area = (0..n).map(|l| stats.at_2d::<i32>(l as i32, imgproc::CC_STAT_AREA).map(|a| *a as u32)).collect::<Result<Vec<u32>, _>>()?;
         let entries = entries(rect, &labels, n)?;
-        let settle = self.settle(view, &closed, &labels, &entries, &area, rect.px)?;
+        let (settle, ghosts) = self.settle(view, &closed, &labels, &entries, &area, rect.px)?;
+        let scenery = settled_mask(&labels, &ghosts)?;
         let mut regions = self.regions(rect, &labels, &entries, &area, &settle)?;
         // While something passes across the view, what else changed with it is as likely its
         // fringe (blur, its shadow, pieces of it cut apart by the board's frame) as an arm:
@@ -264,6 +282,22 @@ impl HandDetector {
         for mut p in std::mem::take(&mut self.previous) {
             p.age += 1;
             if p.age <= REMEMBER_FRAMES && now.iter().all(|q| q.id != p.id) {
+                // A ghost settled just now (a square a piece left at the picture's edge, seen as
+                // an arm while the real one was near) is not an arm lost but one that never was:
+                // held, it would hide its squares and go on counting as a hand. Nor is it
+                // remembered, to lend its id to what comes in there next. (An arm at rest long
+                // enough to settle is still held: it may stir again in a moment.)
+                let absorbed = match &scenery {
+                    Some(m) => {
+                        let mut both = Mat::default();
+                        core::bitwise_and(&p.mask, m, &mut both, &core::no_array())?;
+                        2 * core::count_non_zero(&both)? >= core::count_non_zero(&p.mask)?
+                    }
+                    None => false,
+                };
+                if absorbed {
+                    continue;
+                }
                 if p.age <= HOLD_FRAMES {
                     let last = reach(rect, p.entry, &p.last);
                     let withdrawn = last < HOLD_REACH && p.furthest >= last + WITHDRAWN_BY;
@@ -317,8 +351,10 @@ impl HandDetector {
     /// Renews the settled view: where nothing new stands it follows the light slowly; a change
     /// that has stayed still long enough (a piece set down, a square a piece left) becomes part
     /// of it, at once if it lies inside the view, only after a long stillness if it reaches in
-    /// from the edge, as arms do. Returns, per label, whether it was settled this frame.
-    fn settle(&mut self, view: &Mat, mask: &Mat, labels: &Mat, entries: &[Option<[f64; 2]>], area: &[u32], px: i32) -> Result<Vec<bool>, VisionError> {
+    /// from the edge, as arms do. Returns, per label, whether it was settled this frame, and
+    /// whether it settled as a ghost: a change the size of a square running off the view only
+    /// beyond the picture's edge (see [`GHOST_SQUARES`]).
+    fn settle(&mut self, view: &Mat, mask: &Mat, labels: &Mat, entries: &[Option<[f64; 2]>], area: &[u32], px: i32) -> Result<(Vec<bool>, Vec<bool>), VisionError> {
         let (w, h) = (labels.cols(), labels.rows());
         let n = entries.len();
         let data = labels.data_typed::<i32>()?;
@@ -371,13 +407,25 @@ impl HandDetector {
             }
         }
         let off_view: Vec<bool> = edge_px.iter().map(|&c| c * WRIST_FRACTION >= px).collect();
+        // How much of each region the picture shows: beyond it the view repeats the picture's
+        // edge, and a square left empty at that edge streaks out to the view's edge as well.
+        let shown: Vec<u32> = match within {
+            Some(m) => {
+                let mut shown = vec![0u32; n];
+                for (&l, &b) in data.iter().zip(m) {
+                    shown[l as usize] += u32::from(b != 0);
+                }
+                shown
+            }
+            None => area.to_vec(),
+        };
+        let ghost: Vec<bool> = (0..n).map(|l| off_view[l] && beyond[l] == edge_px[l] && shown[l] as f64 <= GHOST_SQUARES * (px * px) as f64).collect();
         let settled: Vec<bool> = (0..n)
             .map(|l| {
-                let small = area[l] as f64 <= GHOST_SQUARES * (px * px) as f64;
-                let restless = if off_view[l] && !(small && beyond[l] == edge_px[l]) {
+                let restless = if off_view[l] && !ghost[l] {
                     restless[1][l]
                 } else if off_view[l] {
-                    restless[2][l]
+                    restless[0][l]
                 } else if at_edge[l] {
                     restless[2][l]
                 } else if by_arm[l] {
@@ -408,7 +456,8 @@ impl HandDetector {
                 }
             }
         }
-        Ok(settled)
+        let ghosts = settled.iter().zip(&ghost).map(|(&s, &g)| s && g).collect();
+        Ok((settled, ghosts))
     }
 
     /// Connected parts of the change that come in through the outer margin, are big enough to

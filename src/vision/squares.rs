@@ -239,7 +239,25 @@ impl SquareReader {
         // Posterior among the three looks, lowered as the square drifts towards "none of them".
         let p: f32 = 1.0 / d.iter().map(|&x| (-(x - d[best]) / 2.0).exp()).sum::<f32>();
         let fit = ((OCCLUDED_BEYOND - d[best]) / OCCLUDED_BEYOND).clamp(0.0, 1.0);
+        if best > 0 && self.colour_alone(sq, f) != best {
+            return SquareObs { state: SquareState::Piece, confidence: 0.5 * (0.5 + 0.5 * fit), role: None };
+        }
         SquareObs { state: LOOKS[best], confidence: p * (0.5 + 0.5 * fit), role: None }
+    }
+
+    /// Which piece look (1 white, 2 black) a square's colour alone is nearest. Part of how a
+    /// piece fills its square says its colour too (how much of it is darker than the board),
+    /// but only as the pieces learned from showed it: those of the first two ranks, seen from
+    /// the side at the picture's edge on a camera overhead. Where the whole look and the colour
+    /// alone disagree, the piece is said to be of colour untold, and the tracker tells whose
+    /// it is from where pieces went (scholarsMate2019-11-18.avi: the white queen on h5, seen
+    /// from above, fit the black pieces' look).
+    fn colour_alone(&self, sq: usize, f: &[f32; NF]) -> usize {
+        let c = |k: usize| {
+            let m = &self.means[is_light(sq) as usize][k];
+            quadratic(&self.colour, COLOUR.map(|i| f[i] - m[i]))
+        };
+        if c(1) <= c(2) { 1 } else { 2 }
     }
 
     /// The look a square's numbers are nearest, however far they are from all three (`None`
