@@ -32,6 +32,9 @@ const FOLLOW: f32 = 0.05;
 const OVERRULE_FRAMES: u16 = 90;
 /// Confidence a reading needs to be remembered, or to count against the memory.
 const SURE: f32 = 0.9;
+/// Pictures a square showed before its present one, kept to know it again when it shows one of
+/// them once more.
+const EARLIER: usize = 4;
 
 #[derive(Debug, Clone)]
 struct Remembered {
@@ -47,6 +50,8 @@ pub struct SquareMemory {
     pending: Vec<Option<(Signature, u16)>>,
     /// Frames in a row the looks have surely read an unchanged square otherwise.
     overruled: [u16; 64],
+    /// Per square, the pictures it settled with before the present one, the latest last.
+    earlier: Vec<Vec<Remembered>>,
 }
 
 fn sure_look(obs: &SquareObs) -> bool {
@@ -78,7 +83,7 @@ impl SquareMemory {
                 (!sure_look(obs) || obs.state == known[sq]).then_some(Remembered { sig, state: known[sq] })
             })
             .collect();
-        SquareMemory { remembered, pending: vec![None; 64], overruled: [0; 64] }
+        SquareMemory { remembered, pending: vec![None; 64], overruled: [0; 64], earlier: vec![Vec::new(); 64] }
     }
 
     /// Corrects a frame's `squares` (64, a1 first, as read from `reading`) where a square's
@@ -127,14 +132,37 @@ impl SquareMemory {
                 continue;
             }
             self.overruled[sq] = 0;
+            // A picture the square showed before, shown again, is the state it had then: the
+            // shadow of an arm reaching past a dark piece on a dark square changes its picture,
+            // the looks call it empty, and that settles while the arm is still over the board
+            // (scholarsMate2019-11-18.avi: d8, f8 and c7 read empty after 3... Nf6, the queen
+            // taken for moved); once the shadow has gone, the square shows its old picture.
+            if let Some(k) = self.earlier[sq].iter().rposition(|e| changed_cells(&sig, &e.sig, shift) <= CHANGED_CELLS) {
+                let again = self.earlier[sq].remove(k);
+                *obs = SquareObs { state: again.state, confidence: SURE, role: obs.role };
+                self.pending[sq] = None;
+                self.keep_earlier(sq, again);
+                continue;
+            }
             let held = match self.pending[sq] {
                 Some((ref p, n)) if changed_cells(&sig, p, 0.0) <= CHANGED_CELLS => n.saturating_add(1),
                 _ => 1,
             };
             self.pending[sq] = Some((sig, held));
             if held >= SETTLE_FRAMES && sure_look(obs) {
-                self.remembered[sq] = Some(Remembered { sig, state: obs.state });
+                self.keep_earlier(sq, Remembered { sig, state: obs.state });
                 self.pending[sq] = None;
+            }
+        }
+    }
+
+    /// Makes `now` the square's remembered picture, the one it replaces kept among the earlier.
+    fn keep_earlier(&mut self, sq: usize, now: Remembered) {
+        if let Some(before) = self.remembered[sq].replace(now) {
+            let earlier = &mut self.earlier[sq];
+            earlier.push(before);
+            if earlier.len() > EARLIER {
+                earlier.remove(0);
             }
         }
     }
@@ -212,6 +240,35 @@ mod tests {
             memory.apply(&reading(&pictures, &read), &mut read, Bitboard::EMPTY);
             assert_eq!(read[31].state, SquareState::White);
         }
+    }
+
+    #[test]
+    fn a_square_showing_again_a_picture_it_had_reads_as_it_did_then() {
+        let (mut pictures, states) = start();
+        let mut memory = SquareMemory::new(&reading(&pictures, &read_as(&states, 0.95)), &states);
+        // A shadow darkens square 10's piece and board alike; the looks surely call it empty,
+        // and that picture holds still long enough to be remembered.
+        let original = pictures[10];
+        pictures[10] = std::array::from_fn(|c| if c % 2 == 0 { [20.0, 128.0, 128.0] } else { original[c] });
+        for _ in 0..SETTLE_FRAMES {
+            let mut read = read_as(&states, 0.95);
+            read[10] = obs(SquareState::Empty, 0.95);
+            memory.apply(&reading(&pictures, &read), &mut read, Bitboard::EMPTY);
+            assert_eq!(read[10].state, SquareState::Empty);
+        }
+        // The shadow goes: the square shows its first picture again, read empty as unsurely as
+        // a dark piece on a dark square is. It holds the piece it held then.
+        pictures[10] = original;
+        let mut read = read_as(&states, 0.95);
+        read[10] = obs(SquareState::Empty, 0.6);
+        memory.apply(&reading(&pictures, &read), &mut read, Bitboard::EMPTY);
+        assert_eq!(read[10].state, SquareState::Black);
+        // A picture never seen there before is read as the looks say.
+        pictures[11] = picture(0, 0.0);
+        let mut read = read_as(&states, 0.95);
+        read[11] = obs(SquareState::Empty, 0.6);
+        memory.apply(&reading(&pictures, &read), &mut read, Bitboard::EMPTY);
+        assert_eq!(read[11].state, SquareState::Empty);
     }
 
     #[test]
