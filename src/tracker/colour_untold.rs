@@ -442,3 +442,58 @@ fn a_piece_of_colour_untold_set_down_where_the_hand_took_is_the_takers() {
     assert_eq!(t.board(), after, "{events:?}");
     assert_eq!(last_board(&events), Some(Placement::from(&after).to_string()), "{events:?}");
 }
+
+/// 1. c4 d5, then White's arm lifts the c4 pawn and, still holding it, rests beyond d5 (on e6)
+/// while d5 reads as a piece of colour untold: the pawn it holds took there, and is set down
+/// there while the arm is still over the board (scholarsmate.avi: 4. Qxf7, the queen on f7
+/// read untold), not only once the arm has gone.
+#[test]
+fn a_piece_of_colour_untold_where_a_hand_still_holding_a_piece_went_is_that_piece() {
+    use Square::*;
+    let start = moved(&Board::default(), &[(C2, C4), (D7, D5)]);
+    let mut lifted = start.clone();
+    lifted.discard_piece_at(C4);
+    let after = moved(&start, &[(C4, D5)]);
+    let mut t = tracker(&start);
+    let mut events = t.observe(&frame(0, &start, &[], None));
+    for n in 1..60 {
+        let o = match n {
+            1..10 => frame(n, &start, &[], Some(white_arm(C4))),
+            10..20 => frame(n, &lifted, &[], Some(white_arm(D5))),
+            20..40 => frame(n, &after, &[D5], Some(white_arm(E6))),
+            _ => frame(n, &after, &[D5], None),
+        };
+        events.extend(t.observe(&o));
+    }
+    events.extend(t.finish());
+    assert_eq!(t.board(), after, "{events:?}");
+    let at = |f: &dyn Fn(&EventKind) -> bool| events.iter().position(|e| f(&e.kind));
+    let place = at(&|k| matches!(k, EventKind::Place { square: D5, .. })).expect("the pawn set down on d5");
+    let leave = at(&|k| matches!(k, EventKind::HandLeave { .. })).expect("the arm left");
+    assert!(place < leave, "{events:?}");
+}
+
+/// 1. c4 d5, then, with no arm seen at all, c4 reads empty and d5 a piece of colour untold:
+/// the pawn seen gone took on d5, the one square it could take on where a piece of colour
+/// untold stands where Black's stood. A piece gone that could not have gone there (the a2
+/// pawn) leaves d5 Black's.
+#[test]
+fn a_piece_of_colour_untold_where_a_piece_seen_gone_could_have_taken_is_that_piece() {
+    use Square::*;
+    let play = |from: Square| {
+        let start = moved(&Board::default(), &[(C2, C4), (D7, D5)]);
+        let after = moved(&start, &[(from, D5)]);
+        let mut t = tracker(&start);
+        let mut events = t.observe(&frame(0, &start, &[], None));
+        for n in 1..80 {
+            events.extend(t.observe(&frame(n, &after, &[D5], None)));
+        }
+        events.extend(t.finish());
+        (after, t, events)
+    };
+    let (after, t, events) = play(C4);
+    assert_eq!(t.board(), after, "{events:?}");
+    assert_eq!(last_board(&events), Some(Placement::from(&after).to_string()), "{events:?}");
+    let (_, t, events) = play(A2);
+    assert_eq!(t.board().piece_at(D5), Some(Piece { color: Color::Black, role: Role::Pawn }), "{events:?}");
+}

@@ -187,6 +187,10 @@ pub struct Tracker {
     /// Whose arm first hid each square in the spell it was last hidden, where an arm (over it
     /// or next to it) did.
     hid_first: [Option<Side>; 64],
+    /// The colour each square last read as told (`None`: empty), from the start board on: a
+    /// piece of colour untold is taken for a capture only where the colour it replaces is the
+    /// one last read there, so that the taker, once believed, is not taken back.
+    told: [Option<Color>; 64],
     /// Squares whose change was taken and found to be no act (a piece from nowhere): still
     /// looked at, but no snapshot waits for them.
     refused: shakmaty::Bitboard,
@@ -209,8 +213,9 @@ impl Tracker {
             belief[usize::from(sq)] = Some(p);
         }
         let candidate = std::array::from_fn(|i| (SquareState::of(belief[i]), 0));
+        let told = belief.map(|p| p.map(|p| p.color));
         let (next_hand, to_move) = (cfg.first_hand, cfg.to_move);
-        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], refused: shakmaty::Bitboard::EMPTY, dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
+        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], told, refused: shakmaty::Bitboard::EMPTY, dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
     }
 
     /// The squares the tracker believes hold a piece.
@@ -236,6 +241,7 @@ impl Tracker {
             let p = board.piece_at(sq);
             self.belief[usize::from(sq)] = p;
             self.candidate[usize::from(sq)] = (SquareState::of(p), 0);
+            self.told[usize::from(sq)] = p.map(|p| p.color);
         }
         self.unattended.clear();
         self.loose.clear();
@@ -400,6 +406,11 @@ impl Tracker {
             }
             let seen_before = std::mem::replace(&mut self.seen_at[i], obs.t);
             let settled = SquareState::of(self.belief[i]);
+            match seen {
+                SquareState::White | SquareState::Black => self.told[i] = colour(seen),
+                SquareState::Empty => self.told[i] = None,
+                _ => {}
+            }
             let seen = self.untold_taker(sq, seen, obs.t).unwrap_or(seen);
             // A piece of colour untold where one stands is no change: vision could not tell
             // its colour, not that it changed.
