@@ -497,3 +497,59 @@ fn a_piece_of_colour_untold_where_a_piece_seen_gone_could_have_taken_is_that_pie
     let (_, t, events) = play(A2);
     assert_eq!(t.board().piece_at(D5), Some(Piece { color: Color::Black, role: Role::Pawn }), "{events:?}");
 }
+
+/// White's queen carried from d1 to h5 by an arm that leaves, and h5 then read by turns as a
+/// piece of colour untold and as a black piece (scholarsMate2019-11-18.avi, the queen on h5 at
+/// the picture's edge): one piece whose colour vision is unsure of, the queen the arm carried.
+/// Before, each turn of colour started the count again and she was never set down.
+#[test]
+fn a_piece_read_now_untold_now_of_a_colour_is_one_piece_of_colour_untold() {
+    use Square::*;
+    let start = open_game();
+    let mut lifted = start.clone();
+    let queen = lifted.remove_piece_at(D1).expect("the queen");
+    let mut after = lifted.clone();
+    after.set_piece_at(H5, queen);
+    let mut misread = lifted.clone();
+    misread.set_piece_at(H5, Piece { color: Color::Black, role: Role::Queen });
+    let mut t = tracker(&start);
+    let mut events = t.observe(&frame(0, &start, &[], None));
+    for n in 1..80 {
+        let o = match n {
+            1..10 => frame(n, &start, &[], Some(white_arm(D1))),
+            10..20 => seen(n, &lifted, &[], &[H5], Some(white_arm(H5))),
+            n if n % 3 == 0 => frame(n, &misread, &[], None),
+            _ => frame(n, &after, &[H5], None),
+        };
+        events.extend(t.observe(&o));
+    }
+    events.extend(t.finish());
+    assert_eq!(t.board(), after, "{events:?}");
+    assert_eq!(last_board(&events), Some(Placement::from(&after).to_string()), "{events:?}");
+}
+
+/// Black's knight goes g8-f6 with no hand seen while White's e4 pawn, no hand near it, reads as
+/// a black piece (a cream piece seen from above at the picture's edge): no piece turns colour
+/// where it stands, so that reading keeps nothing waiting, and the knight's move reaches the
+/// rules before the next arm. Before, the misread square kept the board from settling and the
+/// move was told only after the next one (scholarsMate2019-11-18.avi: 2... Nc6 after 3. Bc4).
+#[test]
+fn a_piece_read_the_other_colour_where_it_stands_keeps_no_change_waiting() {
+    use Square::*;
+    let start = open_game();
+    let after = knight_to_f6(&start);
+    let mut misread = after.clone();
+    misread.set_piece_at(E4, Piece { color: Color::Black, role: Role::Pawn });
+    let mut t = tracker(&start);
+    let mut events = t.observe(&frame(0, &start, &[], None));
+    let mut n = 1;
+    while t.board().piece_at(F6).is_none() {
+        events.extend(t.observe(&frame(n, if n > 10 { &misread } else { &after }, &[], None)));
+        n += 1;
+        assert!(n < 100, "the change is never taken");
+    }
+    events.extend(t.observe(&frame(n, &misread, &[], Some(white_arm(D1)))));
+    events.extend(t.finish());
+    assert_eq!(board_before_the_arm(&events), Some(Placement::from(&after).to_string()), "{events:?}");
+    assert_eq!(t.board().piece_at(E4), Some(Piece { color: Color::White, role: Role::Pawn }));
+}

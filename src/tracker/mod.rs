@@ -386,10 +386,21 @@ impl Tracker {
     }
 
     /// Whether no square is changing, but those whose change was found to be no act while no
-    /// piece is about that could yet be the one seen there (one seen gone, or in a hand).
+    /// piece is about that could yet be the one seen there (one seen gone, or in a hand), and
+    /// those where a piece seems to have turned the other colour though no arm hid the square
+    /// lately: no piece does so where it stands, and a capture comes with an arm, so such a
+    /// reading is far more often a misread (a cream queen at the picture's edge read black by
+    /// turns kept scholarsMate2019-11-18.avi's 2... Nc6 from being told until after White's next
+    /// move). It still counts as a change once it has lasted as long as one no hand made must.
+    /// (Where an arm hid the square a moment ago, it is a capture made under it, and is waited
+    /// for: rendered game 40's Qxe2.)
     fn settled(&self) -> bool {
         let none_about = self.unattended.is_empty() && self.loose.is_empty() && self.hands.values().all(|t| t.held.is_empty());
-        self.candidate.iter().zip(Square::ALL).all(|((_, n), sq)| *n == 0 || (none_about && self.refused.contains(sq)))
+        let turned = |sq: Square, state: SquareState| {
+            let i = usize::from(sq);
+            self.last_seen_t - self.hidden_at[i] > REVEAL_SECS && colour(state).is_some_and(|c| self.belief[i].is_some_and(|p| p.color != c))
+        };
+        self.candidate.iter().zip(Square::ALL).all(|(&(state, n), sq)| n == 0 || (none_about && self.refused.contains(sq)) || turned(sq, state))
     }
 
     fn confirm_changes(&mut self, obs: &Observation, covered: &[Square]) -> Vec<Act> {
@@ -420,12 +431,24 @@ impl Tracker {
                 continue;
             }
             let (cand, count) = self.candidate[i];
-            if cand != seen {
+            // A piece read now of a colour, now of colour untold, is one piece whose colour
+            // vision is unsure of: it counts on as a piece of colour untold, whose piece the
+            // tracker tells from where pieces went (scholarsMate2019-11-18.avi: the queen set
+            // down on h5, read untold and black by turns, was never taken).
+            let piece = |s: SquareState| matches!(s, SquareState::White | SquareState::Black | SquareState::Piece);
+            let unsure_colour = count > 0 && cand != seen && piece(cand) && piece(seen) && (cand == SquareState::Piece || seen == SquareState::Piece);
+            if cand != seen && !unsure_colour {
                 self.changed_at[i] = obs.t;
                 self.unchanged_at[i] = seen_before;
                 self.refused.discard(sq);
             }
-            self.candidate[i] = if cand == seen { (seen, count + 1) } else { (seen, 1) };
+            self.candidate[i] = if cand == seen {
+                (seen, count + 1)
+            } else if unsure_colour {
+                (SquareState::Piece, count + 1)
+            } else {
+                (seen, 1)
+            };
             // The hand that dwelt longest on this square did it, timed by the end of that stay;
             // failing one, the hand that dwelt longest next to it (fingertips are seen a little
             // off, most of all on an oblique view).
@@ -452,6 +475,8 @@ impl Tracker {
             if self.candidate[i].1 < needed {
                 continue;
             }
+            // What the frames agreed on, which may be a piece of colour untold.
+            let seen = self.candidate[i].0;
             self.candidate[i] = (seen, 0);
             let end = who.map_or((obs.frame, obs.t), |(_, v)| v.end);
             let middle = who.map_or(end, |(_, v)| {
