@@ -4,7 +4,10 @@
 //! DIAG_DUMP=F,G writes frames F and G with the hands drawn as /tmp/clip-F.png.
 //!
 //! `cargo run --release --example diag_clip -- VIDEO [EVERY] [FROM-TO seconds]`; the first
-//! frame must show the initial position (or DIAG_FEN's) with no hand over the board.
+//! frame must show the initial position (or DIAG_FEN's) with no hand over the board. Every
+//! frame is read; EVERY and FROM-TO choose what is printed. Vision starts on frame 1 (frame 0
+//! may carry a title), where replay starts on the first frame after the picture stops changing:
+//! where the two disagree, compare their starts first.
 
 use shakmaty::{Board, Square};
 use touchmove::source::{SourceSpec, open};
@@ -46,10 +49,12 @@ fn main() {
     let mut vision = Vision::start(&first.image, None, &start).expect("vision starts");
     eprintln!("geometry {:?} learned {}", vision.geometry, vision.learned);
     for frame in source.flatten() {
+        // Every frame is seen, as replay sees them (the settled view, the looks and the arms
+        // follow frame by frame); EVERY and FROM-TO choose only what is printed.
+        let obs = vision.observe(frame.index, frame.t, &frame.image).expect("observes");
         if frame.index % every != 0 || span.is_some_and(|(a, b)| !(a..b).contains(&frame.t)) {
             continue;
         }
-        let obs = vision.observe(frame.index, frame.t, &frame.image).expect("observes");
         let states: Vec<_> = obs.squares.iter().map(|o| o.state).collect();
         let odd: Vec<String> = (0..64)
             .filter(|&i| {
