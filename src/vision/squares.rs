@@ -165,6 +165,18 @@ fn floored_inverse<const N: usize>(pooled: &[[f64; N]; N], pick: [usize; N]) -> 
     invert(cov).map(|m| m.map(|r| r.map(|v| v as f32)))
 }
 
+/// Which piece look (1 white, 2 black) a square's colour alone is nearest, from its colour
+/// terms (see [`SquareReader::colour_term`]). Part of how a piece fills its square says its
+/// colour too (how much of it is darker than the board), but only as the pieces learned from
+/// showed it: those of the first two ranks, seen from the side at the picture's edge on a camera
+/// overhead. Where the whole look and the colour alone disagree, the piece is said to be of
+/// colour untold, and the tracker tells whose it is from where pieces went
+/// (scholarsMate2019-11-18.avi: the white queen on h5, seen from above, fit the black pieces'
+/// look).
+fn colour_alone(colour: &[f32; 3]) -> usize {
+    if colour[1] <= colour[2] { 1 } else { 2 }
+}
+
 fn quadratic<const N: usize>(icov: &[[f32; N]; N], d: [f32; N]) -> f32 {
     (0..N).map(|i| d[i] * (0..N).map(|j| icov[i][j] * d[j]).sum::<f32>()).sum()
 }
@@ -205,10 +217,6 @@ impl SquareReader {
         Ok(SquareReader { means: means.map(|c| c.map(|k| k.map(|v| v as f32))), presence, colour, core })
     }
 
-    /// How far a square's numbers are from a look: the squared Mahalanobis distance less what
-    /// a square of that look typically shows. An empty square's colour may confirm it but
-    /// never count against it: the top of a neighbour leaning in gives it a colour that is not
-    /// its own.
     /// A reader for a board never seen in a known position: typical looks, with the spread
     /// between boards. Much less sure than one that has learned (see the crate's tests).
     pub fn typical() -> SquareReader {
@@ -218,19 +226,37 @@ impl SquareReader {
         SquareReader { means: TYPICAL, presence: diagonal(PRESENCE), colour: diagonal(COLOUR), core: core_mask() }
     }
 
-    fn distance(&self, f: &[f32; NF], light: bool, look: usize) -> f32 {
+    /// The squared Mahalanobis distance of a square's shape (how it fills the square, its
+    /// outline) from a look's.
+    fn shape_term(&self, f: &[f32; NF], light: bool, look: usize) -> f32 {
         let m = &self.means[light as usize][look];
-        let presence = quadratic(&self.presence, PRESENCE.map(|i| f[i] - m[i])) - PRESENCE.len() as f32;
-        let mut colour = quadratic(&self.colour, COLOUR.map(|i| f[i] - m[i]));
-        if look == 0 {
-            colour = colour.min(COLOUR.len() as f32);
-        }
-        presence + colour - COLOUR.len() as f32
+        quadratic(&self.presence, PRESENCE.map(|i| f[i] - m[i]))
+    }
+
+    /// The squared Mahalanobis distance of a square's colour from a look's.
+    fn colour_term(&self, f: &[f32; NF], light: bool, look: usize) -> f32 {
+        let m = &self.means[light as usize][look];
+        quadratic(&self.colour, COLOUR.map(|i| f[i] - m[i]))
+    }
+
+    /// How far a square's numbers are from a look, from its shape and colour terms: each less
+    /// what a square of that look typically shows. An empty square's colour may confirm it but
+    /// never count against it: the top of a neighbour leaning in gives it a colour that is not
+    /// its own.
+    fn combine(look: usize, shape: f32, colour: f32) -> f32 {
+        let colour = if look == 0 { colour.min(COLOUR.len() as f32) } else { colour };
+        shape - PRESENCE.len() as f32 + colour - COLOUR.len() as f32
+    }
+
+    fn distance(&self, f: &[f32; NF], light: bool, look: usize) -> f32 {
+        Self::combine(look, self.shape_term(f, light, look), self.colour_term(f, light, look))
     }
 
     fn classify(&self, sq: usize, f: Option<&[f32; NF]>) -> SquareObs {
         let Some(f) = f else { return SquareObs::OCCLUDED };
-        let d: [f32; 3] = std::array::from_fn(|k| self.distance(f, is_light(sq), k));
+        let light = is_light(sq);
+        let colour: [f32; 3] = std::array::from_fn(|k| self.colour_term(f, light, k));
+        let d: [f32; 3] = std::array::from_fn(|k| Self::combine(k, self.shape_term(f, light, k), colour[k]));
         let best = (0..3).min_by(|&a, &b| d[a].total_cmp(&d[b])).unwrap_or(0);
         if d[best] > OCCLUDED_BEYOND {
             let confidence = (0.5 + (d[best] - OCCLUDED_BEYOND) / (2.0 * OCCLUDED_BEYOND)).min(1.0);
@@ -239,25 +265,10 @@ impl SquareReader {
         // Posterior among the three looks, lowered as the square drifts towards "none of them".
         let p: f32 = 1.0 / d.iter().map(|&x| (-(x - d[best]) / 2.0).exp()).sum::<f32>();
         let fit = ((OCCLUDED_BEYOND - d[best]) / OCCLUDED_BEYOND).clamp(0.0, 1.0);
-        if best > 0 && self.colour_alone(sq, f) != best {
+        if best > 0 && colour_alone(&colour) != best {
             return SquareObs { state: SquareState::Piece, confidence: 0.5 * (0.5 + 0.5 * fit), role: None };
         }
         SquareObs { state: LOOKS[best], confidence: p * (0.5 + 0.5 * fit), role: None }
-    }
-
-    /// Which piece look (1 white, 2 black) a square's colour alone is nearest. Part of how a
-    /// piece fills its square says its colour too (how much of it is darker than the board),
-    /// but only as the pieces learned from showed it: those of the first two ranks, seen from
-    /// the side at the picture's edge on a camera overhead. Where the whole look and the colour
-    /// alone disagree, the piece is said to be of colour untold, and the tracker tells whose
-    /// it is from where pieces went (scholarsMate2019-11-18.avi: the white queen on h5, seen
-    /// from above, fit the black pieces' look).
-    fn colour_alone(&self, sq: usize, f: &[f32; NF]) -> usize {
-        let c = |k: usize| {
-            let m = &self.means[is_light(sq) as usize][k];
-            quadratic(&self.colour, COLOUR.map(|i| f[i] - m[i]))
-        };
-        if c(1) <= c(2) { 1 } else { 2 }
     }
 
     /// The look a square's numbers are nearest, however far they are from all three (`None`
@@ -276,10 +287,7 @@ impl SquareReader {
     /// knows whether an arm is near; an arm fills the square to its rim, unlike a piece.
     pub fn clearly_a_piece(&self, reading: &Reading, sq: usize) -> Option<bool> {
         let f = reading.features.get(sq)?.as_ref()?;
-        let shape = |k: usize| {
-            let m = &self.means[is_light(sq) as usize][k];
-            quadratic(&self.presence, PRESENCE.map(|i| f[i] - m[i]))
-        };
+        let shape = |k: usize| self.shape_term(f, is_light(sq), k);
         let (empty, piece) = (shape(0), shape(1).min(shape(2)));
         Some(piece <= PIECE_SHAPE && empty >= PIECE_CLEAR * piece.max(PRESENCE.len() as f32))
     }
