@@ -16,8 +16,9 @@ const GRASP_SHARE: f64 = 0.5;
 impl Tracker {
     /// A piece of colour untold where the other side's piece stood, on a square the fingertips
     /// went over with a piece of the other side in the hand, still held or taken out of view,
-    /// or where a piece of the other side seen gone unattended could have gone: it took there (a capture whose taker vision cannot tell the colour of); it would
-    /// otherwise have vanished.
+    /// or where a piece of the other side seen gone unattended could have gone: it took there
+    /// (a capture whose taker vision cannot tell the colour of); it would otherwise have
+    /// vanished.
     pub(super) fn untold_taker(&self, sq: Square, seen: SquareState, now: f64) -> Option<SquareState> {
         let stood = self.belief[usize::from(sq)].filter(|p| seen == SquareState::Piece && self.told[usize::from(sq)] == Some(p.color))?;
         let takes = |p: &Piece| p.color != stood.color && can_stand(*p, sq);
@@ -25,8 +26,10 @@ impl Tracker {
         let gone = || self.loose.iter().rev().find(|l| l.at >= now - LOOSE_SECS && l.over.contains(sq) && takes(&l.piece)).map(|l| &l.piece);
         // Or one seen gone from a square no hand was seen over, that could have gone there: a
         // piece untold where a black one always read black is a change of piece.
-        let occupied = self.occupied();
-        let unseen = || self.unattended.iter().rev().find(|(p, from)| takes(p) && reaches(*p, *from, sq, occupied, true)).map(|(p, _)| p);
+        let unseen = || {
+            let occupied = self.occupied();
+            self.unattended.iter().rev().find(|(p, from)| takes(p) && reaches(*p, *from, sq, occupied, true)).map(|(p, _)| p)
+        };
         held.or_else(gone).or_else(unseen).map(|p| SquareState::of(Some(*p)))
     }
 

@@ -417,10 +417,8 @@ impl Tracker {
             }
             let seen_before = std::mem::replace(&mut self.seen_at[i], obs.t);
             let settled = SquareState::of(self.belief[i]);
-            match seen {
-                SquareState::White | SquareState::Black => self.told[i] = colour(seen),
-                SquareState::Empty => self.told[i] = None,
-                _ => {}
+            if seen != SquareState::Piece {
+                self.told[i] = colour(seen);
             }
             let seen = self.untold_taker(sq, seen, obs.t).unwrap_or(seen);
             // A piece of colour untold where one stands is no change: vision could not tell
@@ -435,8 +433,8 @@ impl Tracker {
             // vision is unsure of: it counts on as a piece of colour untold, whose piece the
             // tracker tells from where pieces went (scholarsMate2019-11-18.avi: the queen set
             // down on h5, read untold and black by turns, was never taken).
-            let piece = |s: SquareState| matches!(s, SquareState::White | SquareState::Black | SquareState::Piece);
-            let unsure_colour = count > 0 && cand != seen && piece(cand) && piece(seen) && (cand == SquareState::Piece || seen == SquareState::Piece);
+            let untold_and_told = |a: SquareState, b: SquareState| a == SquareState::Piece && colour(b).is_some();
+            let unsure_colour = count > 0 && (untold_and_told(cand, seen) || untold_and_told(seen, cand));
             if cand != seen && !unsure_colour {
                 self.changed_at[i] = obs.t;
                 self.unchanged_at[i] = seen_before;
