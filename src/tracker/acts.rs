@@ -5,13 +5,19 @@
 
 use shakmaty::{Color, Piece, Role, Square};
 
-use super::{Act, HandTrack, LOOSE_SECS, Tracker, Visit, can_stand, on_far_rank, reaches};
+use super::{Act, HandTrack, Held, LOOSE_SECS, Tracker, Visit, can_stand, on_far_rank, reaches};
 use crate::types::{EventKind, HandId, Side, SquareState};
 
 /// A stay counts as where a hand grasped the piece it set down if it lasted at least this share
 /// of the hand's longest stay over any piece that could have come: resting on a piece takes
 /// time, passing over one on the way less, though an arm reaching slowly may linger as long.
 const GRASP_SHARE: f64 = 0.5;
+
+/// Frames after the fingertips left a square with its piece in which a rest on a neighbour is
+/// still that lift seen a square off (the hand rising with the piece is seen further along its
+/// reach), not a touch: rendered game 85's 7. Nxd4, the pawn on d4 taken off first, recorded
+/// a touch of e4 and a false 4.3.3.
+pub(super) const RISING_FRAMES: f64 = 2.0;
 
 impl Tracker {
     /// A piece of colour untold where the other side's piece stood, on a square the fingertips
@@ -22,7 +28,7 @@ impl Tracker {
     pub(super) fn untold_taker(&self, sq: Square, seen: SquareState, now: f64) -> Option<SquareState> {
         let stood = self.belief[usize::from(sq)].filter(|p| seen == SquareState::Piece && self.told[usize::from(sq)] == Some(p.color))?;
         let takes = |p: &Piece| p.color != stood.color && can_stand(*p, sq);
-        let held = self.hands.iter().filter(|(id, _)| self.visit_of(**id, sq).is_some()).find_map(|(_, t)| t.held.iter().rev().find(|p| takes(p)));
+        let held = self.hands.iter().filter(|(id, _)| self.visit_of(**id, sq).is_some()).find_map(|(_, t)| t.held.iter().rev().map(|h| &h.piece).find(|p| takes(p)));
         let gone = || self.loose.iter().rev().find(|l| l.at >= now - LOOSE_SECS && l.over.contains(sq) && takes(&l.piece)).map(|l| &l.piece);
         // Or one seen gone from a square no hand was seen over, that could have gone there: a
         // piece untold where a black one always read black is a change of piece.
@@ -101,11 +107,15 @@ impl Tracker {
             if act.lift {
                 // This lift timed by the fingertips' stay on a neighbour they touched: that
                 // touch was this grasp, seen a square off.
-                let off: shakmaty::Bitboard = shakmaty::attacks::king_attacks(act.square).into_iter().filter(|&t| self.visit_of(id, t).is_some_and(|v| v.end.0 == act.at.0)).collect();
-                self.pending.retain(|(_, e)| !matches!(e.kind, EventKind::Touch { hand: h, square } if h == hand && off.contains(square)));
+                // So is a rest on a neighbour that began as the fingertips left this square:
+                // the hand rising with the piece is seen further along its reach.
+                let near = shakmaty::attacks::king_attacks(act.square);
+                let off: shakmaty::Bitboard = near.into_iter().filter(|&t| self.visit_of(id, t).is_some_and(|v| v.end.0 == act.at.0)).collect();
+                let rising = |t: f64| (act.until.1..=act.until.1 + RISING_FRAMES * step).contains(&t);
+                self.pending.retain(|(_, e)| !matches!(e.kind, EventKind::Touch { hand: h, square } if h == hand && (off.contains(square) || (near.contains(square) && rising(e.t)))));
                 if let Some(p) = self.belief[i].take() {
                     if let Some(t) = self.hands.get_mut(&id) {
-                        t.held.push(p);
+                        t.held.push(Held { piece: p, at: act.at });
                         t.lifted.add(act.square);
                     }
                     self.emit(act.at, EventKind::Lift { hand, square: act.square });
@@ -122,7 +132,7 @@ impl Tracker {
             let colour = act.colour;
             let player = self.hands.get(&id).map(|t| Color::from(t.side));
             let fits = |p: &Piece| colour.map_or(Some(p.color) == player, |c| p.color == c);
-            let mut take = |t: &mut HandTrack| t.held.iter().rposition(fits).map(|k| t.held.remove(k));
+            let mut take = |t: &mut HandTrack| t.held.iter().rposition(|h| fits(&h.piece)).map(|k| t.held.remove(k));
             let carried = match self.hands.get_mut(&id).and_then(&mut take) {
                 Some(p) => Some(p),
                 None => self.hands.values_mut().find_map(&mut take),
@@ -137,22 +147,35 @@ impl Tracker {
                 // On the rank where its side promotes, only a pawn is taken to be other than vision
                 // names it: vision names pieces there for promotions, and may misname a rook or a
                 // queen that arrives there by a plain move.
-                Some(p) if act.role.is_some_and(|r| r != p.role) && (p.role == Role::Pawn || !on_far_rank(p.color, act.square)) => {
+                Some(h) if act.role.is_some_and(|r| r != h.piece.role) && (h.piece.role == Role::Pawn || !on_far_rank(h.piece.color, act.square)) => {
                     if let Some(t) = self.hands.get_mut(&id) {
-                        t.held.push(p);
+                        t.held.push(h);
                     }
                     None
                 }
                 other => other,
             };
-            // A piece of the hand's player seen gone while no hand was near: from this very
+            // Where two squares in doubt hold a piece it may be, the square is looked at again
+            // (its change counted all but once) until they show which one went.
+            if carried.is_none() && self.unsure_source(id, act.square, colour, act.role) {
+                let state = match colour {
+                    Some(Color::White) => SquareState::White,
+                    Some(Color::Black) => SquareState::Black,
+                    None => SquareState::Piece,
+                };
+                self.candidate[i] = (state, self.cfg.confirm_frames.saturating_sub(1));
+                continue;
+            }
+            // A piece of the hand's player (of the colour seen, or of colour untold: rendered
+            // game 40's O-O, the king seen gone from e1 by no arm seen and set on g1 read untold,
+            // was taken for the h1 rook) seen gone while no hand was near: from this very
             // square, it is the one set back (the arm lost for a moment: an adjustment, its lift
             // this hand's); else from another square (or seen gone there, and not yet long enough
             // to count), one that could have come here: the arm that took it was not seen (it
             // reached in low over the board's edge), and a piece seen gone explains more than a
             // lift inferred under the arm (rendered game 95: the knight seen gone from b1, then
             // set on c3 by an arm resting on c2, was read as the c2 pawn's move).
-            let own = |p: &Piece| act.colour.is_some() && Some(p.color) == player && act.admits(p);
+            let own = |p: &Piece| Some(p.color) == player && fits(p) && act.admits(p);
             let carried = carried.or_else(|| {
                 let k = self.unattended.iter().rposition(|(p, from)| *from == act.square && own(p));
                 let k = k.or_else(|| self.unattended.iter().rposition(|(p, from)| own(p) && self.could_reach(p, *from, act.square)));
@@ -160,8 +183,9 @@ impl Tracker {
                     Some(k) => self.unattended.remove(k),
                     None => self.take_seen_emptied(|t, p, from| own(p) && t.could_reach(p, from, act.square))?,
                 };
-                self.emit((act.at.0.saturating_sub(1), act.at.1 - step), EventKind::Lift { hand, square: from });
-                Some(piece)
+                let at = (act.at.0.saturating_sub(1), act.at.1 - step);
+                self.emit(at, EventKind::Lift { hand, square: from });
+                Some(Held { piece, at })
             });
             let carried = carried.or_else(|| self.lift_unseen(id, act.square, colour, act.role));
             // A piece that left in a hand now gone comes back from off the board, so it is named:
@@ -169,11 +193,11 @@ impl Tracker {
             let recent = act.at.1 - LOOSE_SECS;
             self.loose.retain(|l| l.at >= recent);
             let loose = || self.loose.iter().rposition(|l| act.admits(&l.piece));
-            let (piece, named) = match (carried, loose()) {
-                (Some(p), _) => (p, None),
+            let (piece, named, lifted) = match (carried, loose()) {
+                (Some(h), _) => (h.piece, None, Some(h.at)),
                 (None, Some(k)) => {
                     let p = self.loose.remove(k).piece;
-                    (p, Some(p.role))
+                    (p, Some(p.role), None)
                 }
                 (None, None) => {
                     // A piece from off the board is a promotion's: of the colour seen, on the
@@ -192,8 +216,15 @@ impl Tracker {
                         continue;
                     };
                     let role = act.role.unwrap_or(Role::Queen);
-                    (Piece { color, role }, Some(role))
+                    (Piece { color, role }, Some(role), None)
                 }
+            };
+            // A piece is set down after it was lifted, though the stay that dates the setting
+            // down may have begun before (a capture under the arm: the victim's square, taken
+            // and given the taker in one stay, while the taker's lift was dated by its own).
+            let at = match lifted {
+                Some(l) if l.1 >= act.at.1 => (l.0 + 1, l.1 + step),
+                _ => act.at,
             };
             self.belief[i] = Some(piece);
             self.to_move = !piece.color;
@@ -202,8 +233,8 @@ impl Tracker {
                 t.touched.push(act.square);
             }
             let color = (named.is_some() && self.hands.get(&id).is_some_and(|t| Color::from(t.side) != piece.color)).then_some(Side::from(piece.color));
-            self.emit(act.at, EventKind::Place { hand, square: act.square, piece: named, color });
-            let release = if act.until.1 > act.at.1 { act.until } else { (act.at.0 + 1, act.at.1 + step) };
+            self.emit(at, EventKind::Place { hand, square: act.square, piece: named, color });
+            let release = if act.until.1 > at.1 { act.until } else { (at.0 + 1, at.1 + step) };
             self.emit(release, EventKind::Release { hand, square: act.square });
         }
     }
@@ -215,9 +246,34 @@ impl Tracker {
     /// a pawn to the knight behind it may rest as long over the pawn on its way, but it grasps
     /// the knight last (rendered game 85: 2. Nf3 read as 2. f3). Its lift is written now, timed
     /// by that dwell; when the square is uncovered and seen empty, nothing more happens.
-    pub(super) fn lift_unseen(&mut self, id: u32, to: Square, colour: Option<Color>, role: Option<Role>) -> Option<Piece> {
+    pub(super) fn lift_unseen(&mut self, id: u32, to: Square, colour: Option<Color>, role: Option<Role>) -> Option<Held> {
+        let (from, visit) = self.grasps(id, to, colour, role).into_iter().max_by(|a, b| a.1.end.1.total_cmp(&b.1.end.1))?;
+        let piece = self.belief[usize::from(from)].take()?;
+        let hand = HandId(self.hands.get(&id).map_or(id, |t| t.event_id));
+        self.emit(visit.end, EventKind::Lift { hand, square: from });
+        Some(Held { piece, at: visit.end })
+    }
+
+    /// Whether the piece hand `id` set down on `to` may have come from either of two squares in
+    /// doubt (hidden since last seen, or seen empty a moment but not yet counted so): which one
+    /// it came from shows once they are seen, and any pick now is a guess (rendered game 100:
+    /// 9. Bd3, the arm hiding f1 while d1's queen read empty a moment beside it, recorded Qd3).
+    pub(super) fn unsure_source(&self, id: u32, to: Square, colour: Option<Color>, role: Option<Role>) -> bool {
+        let Some(track) = self.hands.get(&id) else { return false };
+        let colour = colour.unwrap_or(Color::from(track.side));
         let occupied = self.occupied();
-        let track = self.hands.get(&id)?;
+        let in_doubt = |j: usize| self.hidden_at[j] > self.seen_at[j] || (self.candidate[j].0 == SquareState::Empty && self.candidate[j].1 > 0);
+        let source = |s: Square| {
+            self.belief[usize::from(s)].is_some_and(|p| p.color == colour && role.is_none_or(|r| r == p.role) && reaches(p, s, to, occupied, self.victim(p, to)))
+        };
+        Square::ALL.into_iter().filter(|&s| s != to && in_doubt(usize::from(s)) && source(s)).count() >= 2
+    }
+
+    /// The squares hand `id` dwelt on whose piece may be the one it set down on `to` (see
+    /// [`lift_unseen`](Self::lift_unseen)), each with its longest stay.
+    fn grasps(&self, id: u32, to: Square, colour: Option<Color>, role: Option<Role>) -> Vec<(Square, Visit)> {
+        let occupied = self.occupied();
+        let Some(track) = self.hands.get(&id) else { return Vec::new() };
         // Of colour untold, the hand's player's own.
         let colour = colour.unwrap_or(Color::from(track.side));
         let stays: Vec<(Square, Visit)> = track
@@ -231,11 +287,7 @@ impl Tracker {
             })
             .collect();
         let longest = stays.iter().map(|(_, v)| v.length()).fold(0.0, f64::max);
-        let (from, visit) = stays.into_iter().filter(|(_, v)| v.length() >= GRASP_SHARE * longest).max_by(|a, b| a.1.end.1.total_cmp(&b.1.end.1))?;
-        let piece = self.belief[usize::from(from)].take()?;
-        let hand = HandId(self.hands.get(&id).map_or(id, |t| t.event_id));
-        self.emit(visit.end, EventKind::Lift { hand, square: from });
-        Some(piece)
+        stays.into_iter().filter(|(_, v)| v.length() >= GRASP_SHARE * longest).collect()
     }
 
     /// Whether `piece` on `from` could have been moved to `to` as the board stands.

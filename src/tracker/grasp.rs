@@ -1,7 +1,9 @@
 //! Fingertips seen a square off while they grasp a piece: the rest shows as a touch of the
 //! neighbour. When the piece lifted is the one next to the rest, and nothing put the fingertips
 //! on the piece itself, that touch was the grasp and is taken back; a touch of one piece and a
-//! lift of another the fingertips were seen on is still both (4.3.1).
+//! lift of another the fingertips were seen on is still both (4.3.1). So is a rest on a
+//! neighbour that begins the moment the fingertips leave a square with its piece (the hand
+//! rising with it is seen further along its reach), even when that lift shows only later.
 
 use super::testkit::Reel;
 use super::*;
@@ -47,4 +49,56 @@ fn a_rest_beside_the_piece_lifted_is_its_grasp() {
 fn a_touch_then_a_lift_the_fingertips_were_seen_on_stays_a_touch() {
     let events = a3(true);
     assert_eq!(touched(&events), [Square::B2, Square::A2], "{events:?}");
+}
+
+/// 1. e4 … with a black pawn on d4 and White's knight on f3: Nxd4, the pawn taken off first.
+/// The fingertips rest on d4, then (the pawn in the hand, the hand rising) on e4 from the very
+/// next frame if `at_once`, else after a pause over the empty d3; then on f3, whose knight goes
+/// to d4. d4 stays hidden until the arm withdraws, so its change (black to white) is seen last.
+fn nxd4(at_once: bool) -> (Board, Vec<Event>) {
+    use Square::*;
+    let mut start = Board::default();
+    start.discard_piece_at(E2);
+    start.set_piece_at(E4, Piece { color: Color::White, role: Role::Pawn });
+    start.discard_piece_at(G1);
+    start.set_piece_at(F3, Piece { color: Color::White, role: Role::Knight });
+    start.set_piece_at(D4, Piece { color: Color::Black, role: Role::Pawn });
+    let mut taken = start.clone();
+    taken.discard_piece_at(D4);
+    let mut lifted = taken.clone();
+    let knight = lifted.remove_piece_at(F3).expect("a knight");
+    let mut after = lifted.clone();
+    after.set_piece_at(D4, knight);
+    let mut reel = Reel::new(&start);
+    reel.run(10, &start, Some((D4, &[D3, D4])));
+    if !at_once {
+        reel.run(10, &taken, Some((D3, &[D3, D4])));
+    }
+    reel.run(12, &taken, Some((E4, &[D3, D4, E4])))
+        .run(10, &taken, Some((F3, &[D4, E4, F3])))
+        .run(8, &lifted, Some((G3, &[D4, E4, G3])))
+        .run(6, &after, Some((D4, &[D3, D4])))
+        .run(10, &after, Some((E3, &[E2, E3])))
+        .run(20, &after, None);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+    (board, events)
+}
+
+#[test]
+fn a_rest_beside_a_capture_victim_as_it_comes_off_is_its_lift() {
+    use Square::*;
+    let (_, events) = nxd4(true);
+    assert_eq!(touched(&events), [D4, F3], "{events:?}");
+    let at = |kind: fn(&EventKind) -> bool| events.iter().position(|e| kind(&e.kind)).expect("the act");
+    let (victim, knight) = (at(|k| matches!(k, EventKind::Lift { square: D4, .. })), at(|k| matches!(k, EventKind::Lift { square: F3, .. })));
+    let set_down = at(|k| matches!(k, EventKind::Place { square: D4, .. }));
+    assert!(victim < knight && knight < set_down, "the pawn off, the knight up, the knight down: {events:?}");
+    assert!(events.windows(2).all(|w| w[0].t <= w[1].t), "{events:?}");
+}
+
+#[test]
+fn a_rest_beside_it_that_begins_later_stays_a_touch() {
+    let (_, events) = nxd4(false);
+    assert_eq!(touched(&events), [Square::D4, Square::E4, Square::F3], "{events:?}");
 }

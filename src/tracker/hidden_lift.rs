@@ -3,6 +3,7 @@
 //! its pawns is not a pawn stepping diagonally onto an empty square.
 
 use super::testkit::{Reel, moved};
+use crate::types::Observation;
 use super::*;
 
 /// The arm reaches over b1 and rests on b2 (both hidden), longer on b2, as an arm reaching from
@@ -110,4 +111,59 @@ fn a_piece_seen_gone_with_no_hand_near_is_the_one_an_arm_then_sets_down() {
     let (board, events) = reel.finish();
     assert_eq!(board, after, "{events:?}");
     assert!(!events.iter().any(|e| matches!(e.kind, EventKind::Lift { square: C2, .. })), "{events:?}");
+}
+
+/// O-O with e1 seen empty while no arm was seen there; then an arm sets the king on g1, read
+/// of colour untold, having dwelt on h1 last, and withdraws over h2 with h1 still hidden. The
+/// piece set down is the king seen gone, not the rook the hand last rested on (rendered game
+/// 40, seed 8).
+#[test]
+fn a_piece_of_colour_untold_set_down_is_the_players_piece_seen_gone() {
+    use Square::*;
+    let mut start = Board::default();
+    start.discard_piece_at(F1);
+    start.discard_piece_at(G1);
+    let mut lifted = start.clone();
+    lifted.discard_piece_at(E1);
+    let after = moved(&start, &[(E1, G1)]);
+    let untold = |o: &mut Observation| o.squares[usize::from(G1)].state = SquareState::Piece;
+    let mut reel = Reel::new(&start);
+    reel.run(5, &start, Some((E1, &[E1])));
+    reel.arm_id = 2;
+    reel.run(10, &lifted, None)
+        .run(6, &lifted, Some((G1, &[G1, H1])))
+        .run(12, &after, Some((H1, &[G1, H1])))
+        .run_seen(8, &after, Some((H2, &[H1, H2])), untold)
+        .run_seen(20, &after, None, untold);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+    assert!(!events.iter().any(|e| matches!(e.kind, EventKind::Lift { square: H1, .. })), "{events:?}");
+}
+
+/// 1. Bd3 (the d- and e-pawns on d4 and e4) by an arm reaching in over f1 and f2, which still
+/// hides f1 when d3 shows the bishop, while the d1 queen beside it reads empty a moment (an
+/// arm's shadow). The bishop may have come from f1 or d1 until f1 shows: the move waits for it,
+/// and is Bd3, not Qd3 (rendered game 100, seed 20).
+#[test]
+fn a_piece_set_down_waits_while_two_squares_it_may_have_come_from_are_in_doubt() {
+    use Square::*;
+    let mut start = Board::default();
+    for (from, to) in [(D2, D4), (E2, E4)] {
+        let pawn = start.remove_piece_at(from).expect("a pawn");
+        start.set_piece_at(to, pawn);
+    }
+    let mut lifted = start.clone();
+    lifted.discard_piece_at(F1);
+    let after = moved(&start, &[(F1, D3)]);
+    let shadow = |o: &mut Observation| o.squares[usize::from(D1)].state = SquareState::Empty;
+    let mut reel = Reel::new(&start);
+    reel.run(10, &start, Some((F1, &[F1, G1, F2, G2])))
+        .run(8, &lifted, Some((D3, &[E2, F1, F2, D3])))
+        .run_seen(3, &after, Some((F2, &[F1, G1, F2, G2])), shadow)
+        .run(10, &after, Some((F2, &[F1, G1, F2, G2])))
+        .run(20, &after, None);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+    assert!(events.iter().any(|e| matches!(e.kind, EventKind::Lift { square: F1, .. })), "{events:?}");
+    assert!(!events.iter().any(|e| matches!(e.kind, EventKind::Lift { square: D1, .. })), "{events:?}");
 }

@@ -11,6 +11,7 @@
 
 mod acts;
 mod hands;
+mod stream;
 
 use std::collections::BTreeMap;
 
@@ -104,11 +105,18 @@ struct HandTrack {
     /// Where the fingertips came to rest and since when (board squares), while they stay.
     still: Option<([f32; 2], (u64, f64))>,
     touched: Vec<Square>,
-    held: Vec<Piece>,
+    held: Vec<Held>,
     /// Squares this hand lifted a piece from: a pawn may go diagonally to one of them.
     lifted: shakmaty::Bitboard,
     /// Whether it has lifted or set down a piece yet.
     acted: bool,
+}
+
+/// A piece in a hand, and when it was lifted: it is set down no earlier.
+#[derive(Debug, Clone, Copy)]
+struct Held {
+    piece: Piece,
+    at: (u64, f64),
 }
 
 /// A piece that left the board in a hand.
@@ -126,7 +134,8 @@ struct Loose {
 struct Act {
     /// When the hand's stay over the square ended (a lift), or its middle (a place).
     at: (u64, f64),
-    /// When the stay ended: the release of a piece set down.
+    /// When the stay ended: the release of a piece set down, or when the fingertips left the
+    /// square with a piece lifted.
     until: (u64, f64),
     hand: Option<u32>,
     square: Square,
@@ -257,54 +266,6 @@ impl Tracker {
             for sq in Square::ALL {
                 self.belief[usize::from(sq)] = game.piece_at(sq);
             }
-        }
-    }
-
-    /// Queues an event at the time it happened; [`Self::flush`] writes it once no act still
-    /// hidden under a hand can be dated before it.
-    fn emit(&mut self, at: (u64, f64), kind: EventKind) {
-        if let EventKind::Lift { hand, .. } | EventKind::Place { hand, .. } = kind {
-            self.hands.values_mut().filter(|t| t.event_id == hand.0).for_each(|t| t.acted = true);
-        }
-        self.seq += 1;
-        self.pending.push((self.seq, Event { t: at.1, frame: Some(at.0), kind }));
-    }
-
-    /// The earliest time an act not yet seen could carry: the start of a hand's present stay
-    /// over a square it hides. Earlier stays are not waited for: an act hidden there shows up
-    /// late and is written at the latest time, which keeps moves decided as soon as they are
-    /// seen (a stay that changed nothing would otherwise hold every event until the arm left).
-    fn watermark(&self, covered: &[Square]) -> f64 {
-        self.hands
-            .values()
-            .filter_map(|t| t.current)
-            .filter(|(sq, _)| covered.contains(sq))
-            .map(|(_, v)| v.start.1)
-            .fold(f64::INFINITY, f64::min)
-    }
-
-    fn flush(&mut self, covered: &[Square]) {
-        let mark = if self.hands.is_empty() { f64::INFINITY } else { self.watermark(covered) };
-        // A touch waits until its hand lifts a piece or leaves: fingertips seen a square off
-        // while grasping show as a touch of the neighbour, which the lift then takes back.
-        let grasping = |h: HandId| self.hands.values().any(|t| t.event_id == h.0 && !t.acted);
-        let mark = self
-            .pending
-            .iter()
-            .filter(|(_, e)| matches!(e.kind, EventKind::Touch { hand, .. } if grasping(hand)))
-            .map(|(_, e)| e.t)
-            .fold(mark, f64::min);
-        self.pending.sort_by(|a, b| a.1.t.total_cmp(&b.1.t).then(a.0.cmp(&b.0)));
-        let ready = self.pending.iter().take_while(|(_, e)| e.t < mark).count();
-        for (_, mut e) in self.pending.drain(..ready) {
-            // Time never goes back in the stream, even for an act dated by an earlier stay.
-            if e.t < self.last_t {
-                e.t = self.last_t;
-                e.frame = Some(((e.t * self.fps_hint).round() as u64).max(e.frame.unwrap_or(0)));
-            }
-            self.last_t = e.t;
-            e.t = (e.t * 1e6).round() / 1e6;
-            self.out.push(e);
         }
     }
 
@@ -495,8 +456,9 @@ impl Tracker {
                 (SquareState::Empty, c) => acts.push(Act { at: middle, until: end, hand, square: sq, lift: false, colour: colour(c), role }),
                 (_, SquareState::Empty) => acts.push(Act { at: end, until: end, hand, square: sq, lift: true, colour: None, role: None }),
                 (_, c) => {
-                    // A colour change: the taken piece off, the taker on.
-                    acts.push(Act { at: middle, until: middle, hand, square: sq, lift: true, colour: None, role: None });
+                    // A colour change: the taken piece off, the taker on. The victim's lift
+                    // keeps the stay's end, when the fingertips left the square with it.
+                    acts.push(Act { at: middle, until: end, hand, square: sq, lift: true, colour: None, role: None });
                     acts.push(Act { at: middle, until: end, hand, square: sq, lift: false, colour: colour(c), role });
                 }
             }

@@ -55,8 +55,14 @@ impl Reel {
 
     /// `frames` frames of `board` with the arm as given.
     pub fn run(&mut self, frames: u64, board: &Board, arm: Arm) -> &mut Reel {
+        self.run_seen(frames, board, arm, |_| {})
+    }
+
+    /// The same, each frame as `seen` changes it (a square misread, a colour untold).
+    pub fn run_seen(&mut self, frames: u64, board: &Board, arm: Arm, seen: impl Fn(&mut Observation)) -> &mut Reel {
         for _ in 0..frames {
-            let o = arm_frame(self.n, board, arm, self.arm_id);
+            let mut o = arm_frame(self.n, board, arm, self.arm_id);
+            seen(&mut o);
             self.events.extend(self.tracker.observe(&o));
             self.n += 1;
         }
