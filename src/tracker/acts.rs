@@ -263,10 +263,7 @@ impl Tracker {
         let colour = colour.unwrap_or(Color::from(track.side));
         let occupied = self.occupied();
         let in_doubt = |j: usize| self.hidden_at[j] > self.seen_at[j] || (self.candidate[j].0 == SquareState::Empty && self.candidate[j].1 > 0);
-        let source = |s: Square| {
-            self.belief[usize::from(s)].is_some_and(|p| p.color == colour && role.is_none_or(|r| r == p.role) && reaches(p, s, to, occupied, self.victim(p, to)))
-        };
-        Square::ALL.into_iter().filter(|&s| s != to && in_doubt(usize::from(s)) && source(s)).count() >= 2
+        Square::ALL.into_iter().filter(|&s| s != to && in_doubt(usize::from(s)) && self.may_have_come(s, to, colour, role, occupied)).count() >= 2
     }
 
     /// The squares hand `id` dwelt on whose piece may be the one it set down on `to` (see
@@ -281,13 +278,16 @@ impl Tracker {
             .iter()
             .map(|(s, v)| (*s, *v))
             .chain(track.current)
-            .filter(|(s, _)| *s != to)
-            .filter(|(s, _)| {
-                self.belief[usize::from(*s)].is_some_and(|p| p.color == colour && role.is_none_or(|r| r == p.role) && reaches(p, *s, to, occupied, self.victim(p, to)))
-            })
+            .filter(|(s, _)| *s != to && self.may_have_come(*s, to, colour, role, occupied))
             .collect();
         let longest = stays.iter().map(|(_, v)| v.length()).fold(0.0, f64::max);
         stays.into_iter().filter(|(_, v)| v.length() >= GRASP_SHARE * longest).collect()
+    }
+
+    /// Whether the piece on `from` is of `colour` (and `role`, if named) and could have gone to
+    /// `to` on a board with `occupied` squares.
+    fn may_have_come(&self, from: Square, to: Square, colour: Color, role: Option<Role>, occupied: shakmaty::Bitboard) -> bool {
+        self.belief[usize::from(from)].is_some_and(|p| p.color == colour && role.is_none_or(|r| r == p.role) && reaches(p, from, to, occupied, self.victim(p, to)))
     }
 
     /// Whether `piece` on `from` could have been moved to `to` as the board stands.
