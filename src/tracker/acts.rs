@@ -17,7 +17,7 @@ const GRASP_SHARE: f64 = 0.5;
 /// still that lift seen a square off (the hand rising with the piece is seen further along its
 /// reach), not a touch: rendered game 85's 7. Nxd4, the pawn on d4 taken off first, recorded
 /// a touch of e4 and a false 4.3.3.
-pub(super) const RISING_FRAMES: f64 = 2.0;
+const RISING_FRAMES: f64 = 2.0;
 
 impl Tracker {
     /// A piece of colour untold where the other side's piece stood, on a square the fingertips
@@ -111,8 +111,8 @@ impl Tracker {
                 // the hand rising with the piece is seen further along its reach.
                 let near = shakmaty::attacks::king_attacks(act.square);
                 let off: shakmaty::Bitboard = near.into_iter().filter(|&t| self.visit_of(id, t).is_some_and(|v| v.end.0 == act.at.0)).collect();
-                let rising = |t: f64| (act.until.1..=act.until.1 + RISING_FRAMES * step).contains(&t);
-                self.pending.retain(|(_, e)| !matches!(e.kind, EventKind::Touch { hand: h, square } if h == hand && (off.contains(square) || (near.contains(square) && rising(e.t)))));
+                let fps = self.fps_hint;
+                self.pending.retain(|(_, e)| !matches!(e.kind, EventKind::Touch { hand: h, square } if h == hand && (off.contains(square) || (near.contains(square) && rising(act.until.1, e.t, fps)))));
                 if let Some(p) = self.belief[i].take() {
                     if let Some(t) = self.hands.get_mut(&id) {
                         t.held.push(Held { piece: p, at: act.at });
@@ -312,4 +312,11 @@ impl Tracker {
     pub(super) fn victim(&self, mover: Piece, to: Square) -> bool {
         self.belief[usize::from(to)].is_some_and(|p| p.color != mover.color) || self.hands.values().any(|t| t.lifted.contains(to))
     }
+}
+
+/// Whether a rest that began at `at` began as the fingertips left a square at `left` (within
+/// [`RISING_FRAMES`] at `fps` frames a second): the hand rising with that square's piece, seen a
+/// square further on.
+pub(super) fn rising(left: f64, at: f64, fps: f64) -> bool {
+    (left..=left + RISING_FRAMES * (1.0 / fps)).contains(&at)
 }

@@ -38,13 +38,12 @@ impl Tracker {
         // does a rest that began as the fingertips left a neighbour not seen since (or whose
         // change is still being confirmed): the hand rising with that piece, whose lift is seen
         // only once the square shows again.
-        let step = 1.0 / self.fps_hint;
-        let rising = |t: &HandTrack, sq: Square, at: f64| {
+        let rising_beside = |t: &HandTrack, sq: Square, at: f64| {
             let near = shakmaty::attacks::king_attacks(sq);
             let unseen = |s: Square| covered.contains(&s) || self.seen_at[usize::from(s)] <= at || self.candidate[usize::from(s)].1 > 0;
-            t.longest.iter().any(|(s, v)| near.contains(*s) && unseen(*s) && (v.end.1..=v.end.1 + acts::RISING_FRAMES * step).contains(&at))
+            t.longest.iter().any(|(s, v)| near.contains(*s) && unseen(*s) && acts::rising(v.end.1, at, self.fps_hint))
         };
-        let grasping = |h: HandId, sq: Square, at: f64| self.hands.values().any(|t| t.event_id == h.0 && (!t.acted || rising(t, sq, at)));
+        let grasping = |h: HandId, sq: Square, at: f64| self.hands.values().any(|t| t.event_id == h.0 && (!t.acted || rising_beside(t, sq, at)));
         let mark = self
             .pending
             .iter()
