@@ -44,15 +44,15 @@ impl Tracker {
         let step = 1.0 / self.fps_hint;
         // The piece that last came off a square with no hand near, and where from.
         let mut taken: Option<(Square, Piece)> = None;
+        let before = self.belief;
         for act in acts {
-            self.dirty = true;
             let i = usize::from(act.square);
             let Some(id) = act.hand else {
                 // No hand was seen over this square (an arm vision missed, or a piece falling):
                 // the piece that left a square goes where a piece of its colour appeared, and the
                 // next board snapshot tells the rules what now stands where.
-                self.unheard = true;
                 if act.lift {
+                    self.unheard = true;
                     taken = self.belief[i].map(|p| (act.square, p));
                     self.unattended.extend(self.belief[i].take().map(|p| (p, act.square)));
                 } else {
@@ -98,6 +98,8 @@ impl Tracker {
                             }
                         },
                     };
+                    self.unheard = true;
+                    self.captured_on(act.square, piece);
                     self.belief[i] = Some(piece);
                     self.to_move = !piece.color;
                 }
@@ -226,6 +228,7 @@ impl Tracker {
                 Some(l) if l.1 >= act.at.1 => (l.0 + 1, l.1 + step),
                 _ => act.at,
             };
+            self.captured_on(act.square, piece);
             self.belief[i] = Some(piece);
             self.to_move = !piece.color;
             // Fingers resting on the piece just put down are not a new touch.
@@ -236,6 +239,11 @@ impl Tracker {
             self.emit(at, EventKind::Place { hand, square: act.square, piece: named, color });
             let release = if act.until.1 > at.1 { act.until } else { (at.0 + 1, at.1 + step) };
             self.emit(release, EventKind::Release { hand, square: act.square });
+        }
+        // Only a change of what stands where is news for a board snapshot: an act refused (a
+        // piece from nowhere, looked at again each time its change is confirmed) is none.
+        if self.belief != before {
+            self.dirty = true;
         }
     }
 
@@ -288,6 +296,14 @@ impl Tracker {
     /// `to` on a board with `occupied` squares.
     fn may_have_come(&self, from: Square, to: Square, colour: Color, role: Option<Role>, occupied: shakmaty::Bitboard) -> bool {
         self.belief[usize::from(from)].is_some_and(|p| p.color == colour && role.is_none_or(|r| r == p.role) && reaches(p, from, to, occupied, self.victim(p, to)))
+    }
+
+    /// A piece of the other side seen gone from the square `piece` is set on was taken there:
+    /// it left the board with the arm that took it, however unseen, and must not stand in later
+    /// for a piece of its kind that vanishes elsewhere (rendered game 20: the knight taken on c6,
+    /// never seen carried off, was taken for b1's knight on 17. Nc3, a false 7.6).
+    fn captured_on(&mut self, sq: Square, piece: Piece) {
+        self.unattended.retain(|(p, from)| *from != sq || p.color == piece.color);
     }
 
     /// Whether `piece` on `from` could have been moved to `to` as the board stands.

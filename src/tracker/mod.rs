@@ -285,10 +285,17 @@ impl Tracker {
         let covered: Vec<Square> = obs.hands.iter().flat_map(|h| h.covers.iter().copied()).collect();
         let acts = self.confirm_changes(obs, &covered);
         self.apply_acts(acts);
-        self.tell_unheard(now);
+        // What an arm did on a square it hid shows only once the square is seen again: the
+        // board is not told while one is still unseen since (rendered game 20's 16... O-O, the
+        // king's e8 read as no look for a second after the arm left, was told as Rf8 with the
+        // king still on e8, then the king on g8 as a 7.6).
+        let arm_hid = obs.squares.iter().zip(self.hid_first).any(|(s, by)| s.state == SquareState::Occluded && by.is_some());
+        if !arm_hid {
+            self.tell_unheard(now);
+        }
         self.hands_gone(obs, now);
         self.clock(obs, now);
-        self.snapshot(obs, now);
+        self.snapshot(obs, now, arm_hid);
         self.flush(&covered);
         self.unsure = obs.squares.iter().filter(|s| s.state == SquareState::Occluded).count();
         std::mem::take(&mut self.out)
@@ -483,7 +490,7 @@ impl Tracker {
         self.clock_was = pressed;
     }
 
-    fn snapshot(&mut self, obs: &Observation, now: (u64, f64)) {
+    fn snapshot(&mut self, obs: &Observation, now: (u64, f64), arm_hid: bool) {
         let still = self.hands.is_empty() && self.settled();
         if !still {
             self.quiet_since = None;
@@ -495,8 +502,9 @@ impl Tracker {
         let hidden = obs.squares.iter().any(|s| s.state == SquareState::Occluded);
         let whole = self.unattended.is_empty() && !hidden;
         // A piece seen gone may be on a square still in doubt (next to where an arm withdrew):
-        // it is looked for a while longer before the board is told without it.
-        let wait = if !self.unattended.is_empty() && hidden { UNFOUND_SECS } else { self.cfg.settle_secs };
+        // it is looked for a while longer before the board is told without it, as is a square
+        // unseen since an arm hid it.
+        let wait = if hidden && (!self.unattended.is_empty() || arm_hid) { UNFOUND_SECS } else { self.cfg.settle_secs };
         if self.dirty && (whole || obs.t - since >= wait) {
             self.tell_board(now);
         }
@@ -564,4 +572,6 @@ mod agree;
 mod grasp;
 #[cfg(test)]
 mod rest;
+#[cfg(test)]
+mod told;
 
