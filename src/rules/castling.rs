@@ -112,6 +112,24 @@ pub fn released_king(pos: &Chess, side: Option<CastlingSide>, m: Move) -> Option
     }
 }
 
+/// 4.7.2: the board as it stands mid-castling — the king set down on a castling square, that
+/// rook still in its corner, all else as the position has it (squares in `masked` aside).
+/// Castling is made only when the rook is released, so this is no move yet and nothing
+/// displaced: the side it was begun on, where castling there is legal.
+pub fn king_set_alone(pos: &Chess, board: &shakmaty::Board, masked: shakmaty::Bitboard) -> Option<CastlingSide> {
+    let mover = pos.turn();
+    let king = shakmaty::Piece { color: mover, role: Role::King };
+    [CastlingSide::KingSide, CastlingSide::QueenSide].into_iter().find(|&side| {
+        if castle(pos, side).is_none() {
+            return false;
+        }
+        let mut half = pos.board().clone();
+        half.discard_piece_at(king_home(mover));
+        half.set_piece_at(side.king_to(mover), king);
+        (super::completion::diff(&half, board) & !masked).is_empty()
+    })
+}
+
 /// A rook move from its corner to the square a castling king crosses, with the king at home
 /// and the right still there: the start of castling begun with the rook, or a plain rook move.
 /// Only what the same player does next tells which.
@@ -318,6 +336,46 @@ mod art_4_7_2 {
         let s = Script::from_fen(FEN).enter(0, W).lift(0, "e1").place(0, "g1").release(0, "g1").lift(0, "h1").place(0, "f1");
         assert!(sans(&s.run()).is_empty());
         assert_eq!(sans(&s.release(0, "f1").run()), ["O-O"]);
+    }
+
+    /// The king seen on g1 by a board snapshot alone (the arm lost between king and rook),
+    /// then the rook on f1: castling under way, then made — no 7.6 for the king "displaced".
+    #[test]
+    fn art_4_7_2_a_board_showing_the_king_set_down_alone_is_castling_under_way() {
+        let d = Script::from_fen(FEN)
+            .board("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R", true)
+            .board("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R5KR", true)
+            .board("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1", true)
+            .clock(W)
+            .run();
+        assert_eq!(sans(&d), ["O-O"]);
+        assert!(violations(&d).is_empty(), "{:?}", violations(&d));
+        assert!(warnings(&d).is_empty(), "{:?}", warnings(&d));
+    }
+
+    /// The same king on g1 then back home, and another move played: 4.7.2, as with the hand seen.
+    #[test]
+    fn art_4_7_2_a_king_seen_on_its_castling_square_binds_to_castle() {
+        let d = Script::from_fen(FEN)
+            .board("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R", true)
+            .board("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R5KR", true)
+            .board("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R", true)
+            .mv("a2a3")
+            .run();
+        assert_eq!(sans(&d), ["a3"]);
+        assert_eq!(violations(&d), [("4.7.2", Some(W))]);
+    }
+
+    /// A king two squares from home where castling is illegal (the f-file rook attacks f1) is
+    /// not castling under way: it is called what it is.
+    #[test]
+    fn art_4_7_2_a_king_on_g1_where_castling_is_illegal_is_no_castling_under_way() {
+        let d = Script::from_fen("4k3/8/8/8/8/8/PPP2rPP/R3K2R w KQ - 0 1")
+            .board("4k3/8/8/8/8/8/PPP2rPP/R3K2R", true)
+            .board("4k3/8/8/8/8/8/PPP2rPP/R5KR", true)
+            .run();
+        assert!(sans(&d).is_empty());
+        assert_eq!(violations(&d).len() + warnings(&d).len(), 1, "{d:?}");
     }
 
     #[test]

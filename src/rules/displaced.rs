@@ -182,7 +182,7 @@ impl Rules {
         }
         self.resolve_known();
         let d = diff(&board, self.pos.board()) & !self.known_mask();
-        if d.is_empty() {
+        if d.is_empty() || self.castling_under_way(&board, self.known_mask()) {
             return;
         }
         let detail = format!(

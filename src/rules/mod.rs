@@ -475,7 +475,7 @@ impl Rules {
             self.complete(m, Bitboard::EMPTY, at);
             return;
         }
-        if !quiet {
+        if !quiet || self.castling_under_way(&board, masked) {
             return;
         }
         let acted: Bitboard = self.turn.acts.iter().map(|a| a.square).collect();
@@ -500,6 +500,21 @@ impl Rules {
                 self.warning(mover, detail, article);
             }
         }
+    }
+
+    /// Whether the board shows castling under way (4.7.2): the king set down on a castling
+    /// square with the rook still in its corner. That is no move yet and nothing displaced —
+    /// the player may take his hand away between king and rook (rendered game 95's O-O, the arm
+    /// lost above the far rank between the two, was a 7.6) — but only that castling may follow.
+    fn castling_under_way(&mut self, board: &shakmaty::Board, masked: Bitboard) -> bool {
+        let Some(side) = castling::king_set_alone(&self.pos, board, masked) else { return false };
+        if self.turn.king_landing != Some(side) {
+            self.turn.king_landing = Some(side);
+            let mover = self.pos.turn();
+            let rook = castling::relative(if side.is_king_side() { Square::H1 } else { Square::A1 }, mover);
+            self.state(format!("castling begun: the king set down on {}, the rook on {rook} still to be moved", side.king_to(mover)));
+        }
+        true
     }
 
     /// The held-back rook move stands, if the board still shows it.
