@@ -71,7 +71,7 @@ impl Tracker {
                             self.loose.remove(g).piece
                         }
                         // Or from a square already seen empty but not yet counted as such.
-                        (None, None) => match self.take_seen_emptied(|t, p, from| act.colour.is_none_or(|c| p.color == c) && t.could_reach(p, from, act.square)) {
+                        (None, None) => match self.take_seen_emptied(|t, p, from| act.colour.is_none_or(|c| p.color == c) && t.could_reach(p, from, act.square)).or_else(|| self.take_arm_hidden(act.square, act.colour)) {
                             Some((piece, _)) => piece,
                             // A piece from nowhere, with no hand near, is a promotion's new
                             // piece where a pawn of its colour just left the board and it stands
@@ -304,6 +304,25 @@ impl Tracker {
     /// never seen carried off, was taken for b1's knight on 17. Nc3, a false 7.6).
     fn captured_on(&mut self, sq: Square, piece: Piece) {
         self.unattended.retain(|(p, from)| *from != sq || p.color == piece.color);
+    }
+
+    /// The piece of `colour` that could have gone to `to` from the one square an arm hid that is
+    /// still unseen since: what the arm did there is not known, and a piece of that colour
+    /// turning up where it could have come from says it left (rendered game 50's 17... O-O: the
+    /// arm seen only in part, e8 fit no look from the king's lift on — the e7 bishop leaning
+    /// over it — and the king on g8 was refused as a piece from nowhere). Where two such
+    /// squares could be the source, neither is taken: a guess would be a move invented.
+    fn take_arm_hidden(&mut self, to: Square, colour: Option<Color>) -> Option<(Piece, Square)> {
+        let colour = colour?;
+        let mut found = Square::ALL.into_iter().filter(|&s| {
+            let j = usize::from(s);
+            s != to && self.hidden_at[j] > self.seen_at[j] && self.hid_first[j].is_some() && self.belief[j].is_some_and(|p| p.color == colour && self.could_reach(&p, s, to))
+        });
+        let from = found.next()?;
+        if found.next().is_some() {
+            return None;
+        }
+        Some((self.belief[usize::from(from)].take()?, from))
     }
 
     /// Whether `piece` on `from` could have been moved to `to` as the board stands.
