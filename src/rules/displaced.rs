@@ -166,6 +166,15 @@ impl Rules {
         // lift last, so the d2 pawn was held displaced and the two moves unexplained).
         let line = colour_line(&self.pos, &board, masked).or_else(|| (!masked.is_empty()).then(|| colour_line(&self.pos, &board, Bitboard::EMPTY)).flatten());
         if let Some(line) = line {
+            // The acts heard since the last move made belong to moves of the line in an order
+            // the events did not tell (the first was not completed at its release, or it would
+            // not be in the line): a line of several moves binds no touch, as a move read from
+            // the board alone does not (scholarsMate2019-11-18.avi: 3. Bc4 Nf6 4. Qxf7# read from
+            // one board, the queen's capture on f7 and a misread lift beside it counted as
+            // White's touches before 3. Bc4, a false 4.3.2).
+            if line.len() > 1 {
+                self.turn.touches.clear();
+            }
             for m in line {
                 if self.result.is_some() {
                     break;

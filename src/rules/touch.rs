@@ -208,6 +208,26 @@ mod art_4_3_2 {
         assert_eq!(sans(&d).last().unwrap(), "exd5");
     }
 
+    /// A touch heard before several moves read from one board (the events missed their order):
+    /// which move it came before is unknown, and none is bound by it. One move so read, whose
+    /// origin the hand was seen at, still is (the test above, through the board's path).
+    #[test]
+    fn art_4_3_2_a_touch_before_a_line_of_moves_read_from_one_board_binds_none_of_them() {
+        let start = || Script::new().mv("e2e4").mv("e7e5").mv("d1h5").mv("b8c6").board("r1bqkbnr/pppp1ppp/2n5/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR", true);
+        let d = start()
+            .enter(5, W).touch(5, "f7").lift(5, "f1")
+            .board("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR", true)
+            .leave(5)
+            .board("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR", true)
+            .run();
+        assert_eq!(sans(&d)[4..], ["Bc4", "Nf6", "Qxf7#"], "{d:?}");
+        assert!(violations(&d).is_empty(), "{:?}", violations(&d));
+        let bc4 = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR";
+        let d = start().enter(5, W).touch(5, "f7").lift(5, "f1").board(bc4, true).leave(5).board(bc4, true).run();
+        assert_eq!(sans(&d)[4..], ["Bc4"]);
+        assert_eq!(violations(&d), [("4.3.2", Some(W))]);
+    }
+
     #[test]
     fn art_4_3_2_a_touched_piece_that_cannot_be_taken_binds_nothing() {
         let d = scandi().enter(5, W).touch(5, "a8").mv_with(5, "g1f3").run();
