@@ -190,8 +190,9 @@ impl Rules {
             return;
         }
         self.resolve_known();
-        let d = diff(&board, self.pos.board()) & !self.known_mask();
-        if d.is_empty() || self.castling_under_way(&board, self.known_mask()) {
+        let masked = self.known_mask();
+        let d = diff(&board, self.pos.board()) & !masked;
+        if d.is_empty() || self.castling_under_way(&board, masked) {
             return;
         }
         let detail = format!(

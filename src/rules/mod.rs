@@ -511,8 +511,8 @@ impl Rules {
         if self.turn.king_landing != Some(side) {
             self.turn.king_landing = Some(side);
             let mover = self.pos.turn();
-            let rook = castling::relative(if side.is_king_side() { Square::H1 } else { Square::A1 }, mover);
-            self.state(format!("castling begun: the king set down on {}, the rook on {rook} still to be moved", side.king_to(mover)));
+            let rook = self.pos.castles().rook(mover, side).map_or_else(String::new, |r| format!(" on {r}"));
+            self.state(format!("castling begun: the king set down on {}, the rook{rook} still to be moved", side.king_to(mover)));
         }
         true
     }

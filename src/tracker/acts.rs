@@ -314,9 +314,10 @@ impl Tracker {
     /// squares could be the source, neither is taken: a guess would be a move invented.
     fn take_arm_hidden(&mut self, to: Square, colour: Option<Color>) -> Option<(Piece, Square)> {
         let colour = colour?;
+        let occupied = self.occupied();
         let mut found = Square::ALL.into_iter().filter(|&s| {
             let j = usize::from(s);
-            s != to && self.hidden_at[j] > self.seen_at[j] && self.hid_first[j].is_some() && self.belief[j].is_some_and(|p| p.color == colour && self.could_reach(&p, s, to))
+            s != to && self.hidden_at[j] > self.seen_at[j] && self.hid_first[j].is_some() && self.may_have_come(s, to, colour, None, occupied)
         });
         let from = found.next()?;
         if found.next().is_some() {

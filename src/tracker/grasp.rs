@@ -5,7 +5,7 @@
 //! neighbour that begins the moment the fingertips leave a square with its piece (the hand
 //! rising with it is seen further along its reach), even when that lift shows only later.
 
-use super::testkit::Reel;
+use super::testkit::{Reel, moved};
 use super::*;
 
 /// 1. a3, the fingertips resting on b2 while the hand grasps the a2 pawn (and, if `on_a2`,
@@ -57,18 +57,13 @@ fn a_touch_then_a_lift_the_fingertips_were_seen_on_stays_a_touch() {
 /// to d4. d4 stays hidden until the arm withdraws, so its change (black to white) is seen last.
 fn nxd4(at_once: bool) -> (Board, Vec<Event>) {
     use Square::*;
-    let mut start = Board::default();
-    start.discard_piece_at(E2);
-    start.set_piece_at(E4, Piece { color: Color::White, role: Role::Pawn });
-    start.discard_piece_at(G1);
-    start.set_piece_at(F3, Piece { color: Color::White, role: Role::Knight });
+    let mut start = moved(&Board::default(), &[(E2, E4), (G1, F3)]);
     start.set_piece_at(D4, Piece { color: Color::Black, role: Role::Pawn });
     let mut taken = start.clone();
     taken.discard_piece_at(D4);
     let mut lifted = taken.clone();
-    let knight = lifted.remove_piece_at(F3).expect("a knight");
-    let mut after = lifted.clone();
-    after.set_piece_at(D4, knight);
+    lifted.discard_piece_at(F3);
+    let after = moved(&taken, &[(F3, D4)]);
     let mut reel = Reel::new(&start);
     reel.run(10, &start, Some((D4, &[D3, D4])));
     if !at_once {

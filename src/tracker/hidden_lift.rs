@@ -147,11 +147,7 @@ fn a_piece_of_colour_untold_set_down_is_the_players_piece_seen_gone() {
 #[test]
 fn a_piece_set_down_waits_while_two_squares_it_may_have_come_from_are_in_doubt() {
     use Square::*;
-    let mut start = Board::default();
-    for (from, to) in [(D2, D4), (E2, E4)] {
-        let pawn = start.remove_piece_at(from).expect("a pawn");
-        start.set_piece_at(to, pawn);
-    }
+    let start = moved(&Board::default(), &[(D2, D4), (E2, E4)]);
     let mut lifted = start.clone();
     lifted.discard_piece_at(F1);
     let after = moved(&start, &[(F1, D3)]);
