@@ -48,7 +48,7 @@ fn the_example_game_gives_its_moves_and_breaches() {
 
 #[test]
 fn writes_a_pgn_that_reads_back_to_the_same_moves() {
-    let dir = std::env::temp_dir().join(format!("touchmove-cli-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("touchmove-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let pgn = dir.join("game.pgn");
     let out = touchmove(&["rules", "--events", &example(), "--pgn", pgn.to_str().unwrap(), "--white", "Alice"], None);

@@ -394,7 +394,7 @@ fn no_board_is_reported_as_such() {
 /// that names the file; the contract's two-field line alone is a usable calibration.
 #[test]
 fn a_bad_calibration_file_is_one_clear_error() {
-    let dir = std::env::temp_dir().join(format!("touchmove-geometry-cal-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("touchmove-geometry-cal-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let good = r#"{"corners": [[10, 10], [110, 10], [110, 110], [10, 110]], "white": "bottom", "h1_light": true, "image_size": [640, 480], "source": "x.png", "white_from": "pieces"}"#;
     let cases = [
@@ -442,7 +442,7 @@ fn one_error_line(out: &Output) -> String {
 /// as given; bad input one line and a non-zero exit.
 #[test]
 fn calibrate_prints_one_line_and_writes_the_file() {
-    let dir = std::env::temp_dir().join(format!("touchmove-geometry-cli-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("touchmove-geometry-cli-{}", std::process::id()));
     let out_file = dir.join("cal.json");
     let still = real("stills/play-chess-with-a-webcam/chessBoard005.jpg");
     let out = touchmove(&["calibrate", still.to_str().unwrap(), "--out", out_file.to_str().unwrap()]);

@@ -145,7 +145,7 @@ fn rendered() -> &'static (PathBuf, Vec<(f64, String)>) {
         let games = touchmove::sim::pgn::read_games(&pgn).expect("parses");
         let g = &games[4];
         let scene = touchmove::sim::scenes::game_scene(&g.start, &g.moves[..6], 1);
-        let dir = std::env::temp_dir().join(format!("touchmove-live-{}", std::process::id()));
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("touchmove-live-{}", std::process::id()));
         let rendered = touchmove::sim::video::render_scene(&scene, &dir, true, |_, _| {}).expect("renders");
         let moves = rendered
             .decisions
@@ -308,11 +308,11 @@ fn live_without_a_source_or_with_a_missing_one_fails_in_one_line() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--camera") && err.trim().lines().count() == 1, "{err}");
-    let out = touchmove().args(["live", "--url", "/nonexistent/game.mp4", "--no-serve", "--out", std::env::temp_dir().join("tm-missing").to_str().unwrap()]).output().unwrap();
+    let out = touchmove().args(["live", "--url", "/nonexistent/game.mp4", "--no-serve", "--out", std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("tm-missing").to_str().unwrap()]).output().unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("/nonexistent/game.mp4") && err.trim().lines().count() == 1, "{err}");
-    let out = touchmove().args(["live", "--camera", "7", "--no-serve", "--out", std::env::temp_dir().join("tm-nocam").to_str().unwrap()]).output().unwrap();
+    let out = touchmove().args(["live", "--camera", "7", "--no-serve", "--out", std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("tm-nocam").to_str().unwrap()]).output().unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("camera 7") && err.trim().lines().count() == 1, "{err}");

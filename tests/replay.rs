@@ -22,7 +22,7 @@ fn one_line_error(out: &Output) -> String {
 }
 
 fn temp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("touchmove-replay-{name}-{}", std::process::id()));
+    let d = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("touchmove-replay-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     d
 }

@@ -68,7 +68,7 @@ fn every_staged_breach_scene_leads_to_its_violation_through_the_rules() {
 
 #[test]
 fn events_agree_with_the_per_frame_placement_and_hidden_squares_are_marked() {
-    let dir = std::env::temp_dir().join(format!("touchmove-sim-truth-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("touchmove-sim-truth-{}", std::process::id()));
     let scene = small(breach_scene(BreachKind::TouchOpponent, 11));
     render_scene(&scene, &dir, false, |_, _| {}).unwrap();
     let truth: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("truth.json")).unwrap()).unwrap();
@@ -167,7 +167,7 @@ fn the_same_seed_renders_the_same_frames() {
 
 #[test]
 fn a_rendered_game_records_its_moves_and_the_video_reads_back() {
-    let dir = std::env::temp_dir().join(format!("touchmove-sim-video-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("touchmove-sim-video-{}", std::process::id()));
     let pos = Chess::default();
     let moves: Vec<_> = ["e2e4", "c7c5", "g1f3", "d7d6"]
         .iter()

@@ -319,10 +319,10 @@ fn board_command_prints_one_placement_per_image() {
 #[test]
 fn board_command_refuses_bad_input_in_one_line() {
     let missing = touchmove_board(&["/nonexistent/board.jpg"]);
-    let not_image = std::env::temp_dir().join(format!("touchmove-not-an-image-{}.jpg", std::process::id()));
+    let not_image = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("touchmove-not-an-image-{}.jpg", std::process::id()));
     std::fs::write(&not_image, b"not an image").unwrap();
     let unreadable = touchmove_board(&[not_image.to_str().unwrap()]);
-    let cal = std::env::temp_dir().join(format!("touchmove-bad-calibration-{}.json", std::process::id()));
+    let cal = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("touchmove-bad-calibration-{}.json", std::process::id()));
     std::fs::write(&cal, br#"{"corners":[[0,0],[0,0],[0,0],[0,0]]}"#).unwrap();
     let photo = real("stills/chess-ray-vision/warped/img13.png");
     let bad_cal = touchmove_board(&["--calibration", cal.to_str().unwrap(), photo.to_str().unwrap()]);
