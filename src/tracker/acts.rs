@@ -24,12 +24,14 @@ impl Tracker {
     /// went over with a piece of the other side in the hand, still held or taken out of view,
     /// or where a piece of the other side seen gone unattended could have gone: it took there
     /// (a capture whose taker vision cannot tell the colour of); it would otherwise have
-    /// vanished.
+    /// vanished. A hand takes only with its own player's pieces: one of the opponent's in it
+    /// is a piece it took and is carrying off.
     pub(super) fn untold_taker(&self, sq: Square, seen: SquareState, now: f64) -> Option<SquareState> {
         let stood = self.belief[usize::from(sq)].filter(|p| seen == SquareState::Piece && self.told[usize::from(sq)] == Some(p.color))?;
         let takes = |p: &Piece| p.color != stood.color && can_stand(*p, sq);
-        let held = self.hands.iter().filter(|(id, _)| self.visit_of(**id, sq).is_some()).find_map(|(_, t)| t.held.iter().rev().map(|h| &h.piece).find(|p| takes(p)));
-        let gone = || self.loose.iter().rev().find(|l| l.at >= now - LOOSE_SECS && l.over.contains(sq) && takes(&l.piece)).map(|l| &l.piece);
+        let own = |p: &Piece, side: Side| p.color == Color::from(side);
+        let held = self.hands.iter().filter(|(id, _)| self.visit_of(**id, sq).is_some()).find_map(|(_, t)| t.held.iter().rev().map(|h| &h.piece).find(|p| takes(p) && own(p, t.side)));
+        let gone = || self.loose.iter().rev().find(|l| l.at >= now - LOOSE_SECS && l.over.contains(sq) && takes(&l.piece) && own(&l.piece, l.side)).map(|l| &l.piece);
         // Or one seen gone from a square no hand was seen over, that could have gone there: a
         // piece untold where a black one always read black is a change of piece.
         let unseen = || {

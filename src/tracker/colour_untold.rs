@@ -443,6 +443,46 @@ fn a_piece_of_colour_untold_set_down_where_the_hand_took_is_the_takers() {
     assert_eq!(last_board(&events), Some(Placement::from(&after).to_string()), "{events:?}");
 }
 
+/// 1. e4 d5 2. exd5 by White's arm, which then, the captured pawn still in it, rests on d2
+/// (White's own pawn) and goes on to e3 (`stays`) or leaves; d2 reads as a piece of colour
+/// untold from then on.
+fn victim_carried_over_d2(stays: bool) -> (Board, Tracker, Vec<Event>) {
+    use Square::*;
+    let start = moved(&Board::default(), &[(E2, E4), (D7, D5)]);
+    let mut victim_off = start.clone();
+    victim_off.discard_piece_at(D5);
+    let after = moved(&start, &[(E4, D5)]);
+    let arm = |sq: Square, covers: &[Square]| HandObs { covers: covers.to_vec(), ..white_arm(sq) };
+    let mut t = tracker(&start);
+    let mut events = t.observe(&frame(0, &start, &[], None));
+    for n in 1..100 {
+        let o = match n {
+            1..10 => frame(n, &start, &[], Some(arm(D5, &[D5]))),
+            10..20 => seen(n, &victim_off, &[], &[E4], Some(arm(E4, &[E4]))),
+            20..30 => frame(n, &after, &[], Some(arm(D5, &[D5]))),
+            30..40 => frame(n, &after, &[], Some(arm(D2, &[D2]))),
+            40..60 if stays => frame(n, &after, &[D2], Some(arm(E3, &[E3]))),
+            _ => frame(n, &after, &[D2], None),
+        };
+        events.extend(t.observe(&o));
+    }
+    events.extend(t.finish());
+    (after, t, events)
+}
+
+/// A piece a hand carries off is the one it took: the opponent's, which never takes on the
+/// board again from that hand. Rendered game 130's 4... cxd4: Black's hand, the white pawn from
+/// d4 in it, had passed over its own knight on c6, read untold a moment later, and the board
+/// was told with a white pawn on c6 (a false 7.6).
+#[test]
+fn a_piece_of_colour_untold_where_a_hand_carried_off_a_piece_it_took_is_not_that_piece() {
+    for stays in [true, false] {
+        let (after, t, events) = victim_carried_over_d2(stays);
+        assert_eq!(t.board(), after, "stays {stays}: {events:?}");
+        assert_eq!(last_board(&events), Some(Placement::from(&after).to_string()), "stays {stays}");
+    }
+}
+
 /// 1. c4 d5, then White's arm lifts the c4 pawn and, still holding it, rests beyond d5 (on e6)
 /// while d5 reads as a piece of colour untold: the pawn it holds took there, and is set down
 /// there while the arm is still over the board (scholarsmate.avi: 4. Qxf7, the queen on f7

@@ -127,6 +127,8 @@ struct Loose {
     at: f64,
     /// The squares the fingertips were over on the way.
     over: shakmaty::Bitboard,
+    /// Whose hand it was.
+    side: Side,
 }
 
 /// A change seen on a square, turned into an act.
