@@ -59,9 +59,15 @@ impl Tracker {
                     self.unattended.extend(self.belief[i].take().map(|p| (p, act.square)));
                 } else {
                     let k = act.pick(&self.unattended, |(p, _)| Some(p));
-                    // Or one that left in a hand just gone: set down as the arm withdrew.
+                    // Or one that left in a hand just gone: set down as the arm withdrew. Or
+                    // one of the player's own that left in their hand longer ago, on a square
+                    // that player's arm hid and that was not seen since before the hand left:
+                    // set down under the arm, and seen only now (rendered game 105's O-O: the
+                    // king on g1 read as no look for seven seconds after the arm left).
                     let recent = act.at.1 - LOOSE_SECS;
-                    let gone = act.pick(&self.loose, |l| (l.at >= recent).then_some(&l.piece));
+                    let unseen_since = self.unchanged_at[i];
+                    let under_arm = |l: &super::Loose| unseen_since <= l.at && self.hid_first[i] == Some(l.side) && l.piece.color == Color::from(l.side);
+                    let gone = act.pick(&self.loose, |l| (l.at >= recent || under_arm(l)).then_some(&l.piece));
                     let piece = match (k, gone) {
                         (Some(k), _) => self.unattended.remove(k).0,
                         (None, Some(g)) => {
@@ -119,7 +125,7 @@ impl Tracker {
                 self.pending.retain(|(_, e)| !matches!(e.kind, EventKind::Touch { hand: h, square } if h == hand && (off.contains(square) || (near.contains(square) && rising(act.until.1, e.t, fps)))));
                 if let Some(p) = self.belief[i].take() {
                     if let Some(t) = self.hands.get_mut(&id) {
-                        t.held.push(Held { piece: p, at: act.at });
+                        t.held.push(Held { piece: p, at: act.at, from: act.square });
                         t.lifted.add(act.square);
                     }
                     self.emit(act.at, EventKind::Lift { hand, square: act.square });
@@ -189,7 +195,7 @@ impl Tracker {
                 };
                 let at = (act.at.0.saturating_sub(1), act.at.1 - step);
                 self.emit(at, EventKind::Lift { hand, square: from });
-                Some(Held { piece, at })
+                Some(Held { piece, at, from })
             });
             let carried = carried.or_else(|| self.lift_unseen(id, act.square, colour, act.role));
             // A piece that left in a hand now gone comes back from off the board, so it is named:
@@ -249,6 +255,60 @@ impl Tracker {
         }
     }
 
+    /// A piece that left its square and was not seen set down, while a square its player's arm
+    /// hid is still unseen where it could have gone (from its square, and for a piece taken
+    /// out of view in the hand, near where the fingertips went): it was set down there, under
+    /// the arm, if that is the one such square. A player does not leave with their own piece,
+    /// and a square may stay unreadable long after the arm (rendered game 110's 9. h6: the pawn
+    /// set on h6 at the board's edge, read as no look for nine seconds beside the other
+    /// player's resting hand, was told as missing from h5, a 7.6). Two such squares, or two
+    /// pieces for one: no guess.
+    pub(super) fn set_down_unseen(&mut self, obs: &crate::types::Observation) {
+        let unseen: shakmaty::Bitboard = Square::ALL
+            .into_iter()
+            .filter(|&sq| {
+                let i = usize::from(sq);
+                obs.squares.get(i).is_some_and(|s| s.state == SquareState::Occluded) && self.hid_first[i].is_some() && self.belief[i].is_none()
+            })
+            .collect();
+        if unseen.is_empty() {
+            return;
+        }
+        let occupied = self.occupied();
+        let hid_by = |side: Side| -> shakmaty::Bitboard { unseen.into_iter().filter(|&sq| self.hid_first[usize::from(sq)] == Some(side)).collect() };
+        let near = |over: shakmaty::Bitboard| over.into_iter().fold(over, |b, sq| b | shakmaty::attacks::king_attacks(sq));
+        let spot = |piece: Piece, from: Square, allowed: shakmaty::Bitboard| {
+            let mut spots = allowed.into_iter().filter(|&sq| can_stand(piece, sq) && (sq == from || reaches(piece, from, sq, occupied, false)));
+            match (spots.next(), spots.next()) {
+                (Some(sq), None) => Some(sq),
+                _ => None,
+            }
+        };
+        // (whether in a hand, index, piece, where it goes)
+        let mut found: Vec<(bool, usize, Piece, Square)> = Vec::new();
+        for (k, l) in self.loose.iter().enumerate() {
+            if l.piece.color == Color::from(l.side) {
+                found.extend(spot(l.piece, l.from, hid_by(l.side) & near(l.over)).map(|sq| (true, k, l.piece, sq)));
+            }
+        }
+        for (k, &(piece, from)) in self.unattended.iter().enumerate() {
+            found.extend(spot(piece, from, hid_by(Side::from(piece.color))).map(|sq| (false, k, piece, sq)));
+        }
+        if std::env::var_os("TMDBG").is_some() { eprintln!("sdu t={} unseen={:?} hid={:?} un={:?} loose={:?} found={:?}", obs.t, unseen.into_iter().collect::<Vec<_>>(), unseen.into_iter().map(|s| self.hid_first[usize::from(s)]).collect::<Vec<_>>(), self.unattended, self.loose.iter().map(|l| (l.piece, l.from, l.side, l.over.into_iter().collect::<Vec<_>>())).collect::<Vec<_>>(), found); }
+        let alone: Vec<(bool, usize, Piece, Square)> = found.iter().copied().filter(|f| found.iter().filter(|g| g.3 == f.3).count() == 1).collect();
+        // Removed from the back so that the indices still hold.
+        for &(in_hand, k, piece, sq) in alone.iter().rev() {
+            if in_hand {
+                self.loose.remove(k);
+            } else {
+                self.unattended.remove(k);
+            }
+            self.belief[usize::from(sq)] = Some(piece);
+            self.to_move = !piece.color;
+            self.dirty = true;
+        }
+    }
+
     /// A piece set down by a hand that holds none came from a square the arm still hides: the
     /// one of that colour (the hand's player's where vision could not tell it; and type, if
     /// vision named it) the hand dwelt on last before setting it down, of the stays nearly as
@@ -261,7 +321,7 @@ impl Tracker {
         let piece = self.belief[usize::from(from)].take()?;
         let hand = HandId(self.hands.get(&id).map_or(id, |t| t.event_id));
         self.emit(visit.end, EventKind::Lift { hand, square: from });
-        Some(Held { piece, at: visit.end })
+        Some(Held { piece, at: visit.end, from })
     }
 
     /// Whether the piece hand `id` set down on `to` may have come from either of two squares in

@@ -196,3 +196,84 @@ fn a_piece_turning_up_where_two_hidden_squares_could_have_sent_it_is_not_guessed
     let start = moved(&Board::default(), &[(F1, F4), (G1, E2)]);
     assert_eq!(king_seen_on_g1(&start, &[E1, E2]), start);
 }
+
+/// White's arm lifts the e2 pawn and sets it on e4 under cover, then leaves with e4 (and each
+/// of `also`, hidden by the arm too) unreadable for three seconds more, then seen as they are.
+/// The boards told while they were unreadable.
+fn pawn_set_down_unseen(also: &[Square]) -> Vec<String> {
+    use Square::*;
+    let start = Board::default();
+    let mut lifted = start.clone();
+    lifted.discard_piece_at(E2);
+    let after = moved(&start, &[(E2, E4)]);
+    let covers: Vec<Square> = [E3, E4].into_iter().chain(also.iter().copied()).collect();
+    let mut reel = Reel::new(&start);
+    reel.run(10, &start, Some((E2, &[E2]))).run(10, &lifted, Some((E4, &covers)));
+    let unreadable = |o: &mut Observation| {
+        for &sq in [E4].iter().chain(also) {
+            o.squares[usize::from(sq)] = crate::types::SquareObs::OCCLUDED;
+        }
+    };
+    reel.run_seen(90, &lifted, None, unreadable);
+    let told = reel.events.iter().filter_map(|e| match &e.kind {
+        EventKind::Board { placement, .. } => Some(placement.to_string()),
+        _ => None,
+    });
+    told.skip(1).collect()
+}
+
+/// The pawn left in no hand: the one square it can be on, still unseen since the arm hid it, is
+/// where it was set down, and the rules hear of a move, not of a pawn missing (rendered game
+/// 110's 9. h6, a false 7.6).
+#[test]
+fn a_piece_taken_out_of_view_is_on_the_one_square_still_unseen_where_it_could_go() {
+    let boards = pawn_set_down_unseen(&[]);
+    assert_eq!(boards, ["rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"]);
+}
+
+/// With e3 unreadable too, the pawn may be on either: nothing is guessed.
+#[test]
+fn a_piece_taken_out_of_view_is_not_guessed_between_two_unseen_squares() {
+    let boards = pawn_set_down_unseen(&[Square::E3]);
+    assert!(boards.iter().all(|b| !b.contains("4P3")), "{boards:?}");
+}
+
+/// The same move with e2 hidden under the arm too until it left: the pawn is seen gone only
+/// once the arm has gone, a change no hand was near, and is still found on e4.
+#[test]
+fn a_piece_seen_gone_once_the_arm_left_is_on_the_one_square_it_hid_where_it_could_go() {
+    use Square::*;
+    let start = Board::default();
+    let after = moved(&start, &[(E2, E4)]);
+    let mut reel = Reel::new(&start);
+    reel.run(10, &start, Some((E2, &[E2, E3]))).run(10, &after, Some((E4, &[E2, E3, E4])));
+    reel.run_seen(90, &after, None, |o| o.squares[usize::from(E4)] = crate::types::SquareObs::OCCLUDED);
+    let (_, events) = reel.finish();
+    let boards: Vec<String> = events.iter().filter_map(|e| match &e.kind {
+        EventKind::Board { placement, .. } => Some(placement.to_string()),
+        _ => None,
+    }).collect();
+    assert_eq!(boards[1..], ["rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"], "{events:?}");
+}
+
+/// White's arm lifts the e2 pawn and leaves with e3 and e4, both hidden by it, unreadable for
+/// five seconds (longer than a piece that left in a hand is looked for): then e3 reads empty
+/// and e4 as a piece of colour untold. The pawn was set on e4 under the arm.
+#[test]
+fn a_piece_seen_where_the_players_arm_hid_a_square_long_unseen_is_the_one_it_took_out_of_view() {
+    use Square::*;
+    let start = Board::default();
+    let mut lifted = start.clone();
+    lifted.discard_piece_at(E2);
+    let after = moved(&start, &[(E2, E4)]);
+    let mut reel = Reel::new(&start);
+    reel.run(10, &start, Some((E2, &[E2]))).run(10, &lifted, Some((E4, &[E3, E4])));
+    reel.run_seen(150, &lifted, None, |o| {
+        for sq in [E3, E4] {
+            o.squares[usize::from(sq)] = crate::types::SquareObs::OCCLUDED;
+        }
+    });
+    reel.run_seen(30, &after, None, |o| o.squares[usize::from(E4)] = crate::types::SquareObs { state: SquareState::Piece, confidence: 0.5, role: None });
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+}

@@ -117,6 +117,8 @@ struct HandTrack {
 struct Held {
     piece: Piece,
     at: (u64, f64),
+    /// The square it was lifted from.
+    from: Square,
 }
 
 /// A piece that left the board in a hand.
@@ -129,6 +131,8 @@ struct Loose {
     over: shakmaty::Bitboard,
     /// Whose hand it was.
     side: Side,
+    /// The square it was lifted from.
+    from: Square,
 }
 
 /// A change seen on a square, turned into an act.
@@ -508,6 +512,9 @@ impl Tracker {
         // unseen since an arm hid it.
         let wait = if hidden && (!self.unattended.is_empty() || arm_hid) { UNFOUND_SECS } else { self.cfg.settle_secs };
         if self.dirty && (whole || obs.t - since >= wait) {
+            if !whole {
+                self.set_down_unseen(obs);
+            }
             self.tell_board(now);
         }
     }
