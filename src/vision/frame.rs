@@ -208,13 +208,7 @@ impl Vision {
         // When many squares clear of any arm read otherwise than they surely were, the light
         // changed, not the pieces: those squares are reported unsure, so the tracker keeps what
         // it knew, until the looks adapt (or, after a long while, what is read is taken).
-        let differs: Vec<bool> = (0..64)
-            .map(|i| match squares[i].state {
-                SquareState::Occluded => false,
-                SquareState::Piece => self.sure[i] == SquareState::Empty,
-                s => s != self.sure[i],
-            })
-            .collect();
+        let differs = read_otherwise(&squares, &self.sure, &self.unfit);
         let off = differs.iter().filter(|&&d| d).count();
         self.relook = if off >= RELOOK_SQUARES { self.relook.saturating_add(1) } else { 0 };
         if self.relook > 0 && self.relook < RELOOK_FRAMES {
@@ -236,6 +230,22 @@ impl Vision {
         }
         Ok(Observation { frame: index, t, squares, hands, clock: None, board_lost: false })
     }
+}
+
+/// Per square, whether it reads, clear of any arm, otherwise than it surely was. A square
+/// that has fit no look for long is read by the nearest one, never surely, and is no sudden
+/// change: counted, a castled king and rook in the far corner, each fitting no look, made every
+/// later move look like the light changing and kept its squares unsure for five seconds
+/// (rendered game 105's last move was never seen).
+fn read_otherwise(squares: &[crate::types::SquareObs], sure: &[SquareState; 64], unfit: &[u16; 64]) -> Vec<bool> {
+    (0..64)
+        .map(|i| match squares[i].state {
+            _ if unfit[i] >= UNFIT_FRAMES => false,
+            SquareState::Occluded => false,
+            SquareState::Piece => sure[i] == SquareState::Empty,
+            s => s != sure[i],
+        })
+        .collect()
 }
 
 /// The share of the picture (0–1) that differs between two frames by more than noise does:
@@ -275,6 +285,32 @@ mod tests {
 
     fn grey(level: f64) -> Mat {
         Mat::new_rows_cols_with_default(120, 160, opencv::core::CV_8UC3, Scalar::all(level)).unwrap()
+    }
+
+    #[test]
+    fn squares_long_fitting_no_look_are_no_sign_of_the_light_changing() {
+        use crate::types::SquareObs;
+        let sure = SquareState::of_board(&shakmaty::Board::default());
+        let mut squares: Vec<SquareObs> = sure.iter().map(|&state| SquareObs { state, confidence: 1.0, role: None }).collect();
+        let mut unfit = [0u16; 64];
+        // A move: e2 empty, e4 white. And g1 and h1 read by their nearest look, otherwise than
+        // they were, after fitting none for long.
+        squares[usize::from(Square::E2)].state = SquareState::Empty;
+        squares[usize::from(Square::E4)].state = SquareState::White;
+        for sq in [Square::G1, Square::H1] {
+            squares[usize::from(sq)] = SquareObs { state: SquareState::Empty, confidence: 0.5, role: None };
+            unfit[usize::from(sq)] = UNFIT_FRAMES;
+        }
+        let differs = read_otherwise(&squares, &sure, &unfit);
+        let counted: Vec<Square> = Square::ALL.into_iter().filter(|&sq| differs[usize::from(sq)]).collect();
+        assert_eq!(counted, [Square::E2, Square::E4]);
+        // Fitting no look only a moment, they count: that is how the light changing reads.
+        unfit = [0; 64];
+        assert_eq!(read_otherwise(&squares, &sure, &unfit).iter().filter(|&&d| d).count(), 4);
+        // Unsure squares and pieces of colour untold where one stood never count.
+        squares[usize::from(Square::A1)] = SquareObs::OCCLUDED;
+        squares[usize::from(Square::B1)] = SquareObs { state: SquareState::Piece, confidence: 0.5, role: None };
+        assert_eq!(read_otherwise(&squares, &sure, &unfit).iter().filter(|&&d| d).count(), 4);
     }
 
     #[test]
