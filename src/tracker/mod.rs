@@ -506,11 +506,16 @@ impl Tracker {
         // Every square seen, none in doubt, every piece that left a square found again: the
         // board is whole, and the rules need not wait to hear of it.
         let hidden = obs.squares.iter().any(|s| s.state == SquareState::Occluded);
-        let whole = self.unattended.is_empty() && !hidden;
+        // A player's own piece that left in a hand a moment ago is about to be set down: the
+        // arm was lost from view with the piece still in it (rendered game 165's O-O: the board
+        // told then, the king not yet on g1, made the rook's move a move and the king a 7.6).
+        // A piece of the other side's carried off is a capture's victim, gone for good.
+        let in_hand = self.loose.iter().any(|l| l.piece.color == Color::from(l.side) && l.at >= obs.t - LOOSE_SECS);
+        let whole = self.unattended.is_empty() && !hidden && !in_hand;
         // A piece seen gone may be on a square still in doubt (next to where an arm withdrew):
         // it is looked for a while longer before the board is told without it, as is a square
-        // unseen since an arm hid it.
-        let wait = if hidden && (!self.unattended.is_empty() || arm_hid) { UNFOUND_SECS } else { self.cfg.settle_secs };
+        // unseen since an arm hid it, or a piece just gone in a hand.
+        let wait = if in_hand || (hidden && (!self.unattended.is_empty() || arm_hid)) { UNFOUND_SECS } else { self.cfg.settle_secs };
         if self.dirty && (whole || obs.t - since >= wait) {
             if !whole {
                 self.set_down_unseen(obs);

@@ -72,3 +72,26 @@ fn a_piece_seen_gone_where_the_other_side_then_sets_a_piece_was_taken_there() {
     let (board, events) = reel.finish();
     assert_eq!(board, taken, "{events:?}");
 }
+
+/// White's arm lifts the e2 pawn and is lost from view while the pawn is still in the hand
+/// (e4 empty for a few frames more), then the pawn shows on e4. The board is not told without
+/// the pawn meanwhile: a player's own piece that left in a hand a moment ago is about to be
+/// set down (rendered game 165's O-O: the arm lost with the king still in it, the board told
+/// then made the rook's move a move and the king on g1 a 7.6).
+#[test]
+fn the_board_is_not_told_while_a_piece_just_taken_out_of_view_is_looked_for() {
+    use Square::*;
+    let start = Board::default();
+    let mut lifted = start.clone();
+    lifted.discard_piece_at(E2);
+    let after = testkit::moved(&start, &[(E2, E4)]);
+    let mut reel = testkit::Reel::new(&start);
+    reel.run(10, &start, Some((E2, &[E2]))).run(10, &lifted, Some((E4, &[E3, E4]))).run(8, &lifted, None).run(30, &after, None);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after);
+    let told: Vec<String> = events.iter().filter_map(|e| match &e.kind {
+        EventKind::Board { placement, .. } => Some(placement.to_string()),
+        _ => None,
+    }).collect();
+    assert_eq!(told[1..], ["rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"], "{events:?}");
+}
