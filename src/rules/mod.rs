@@ -422,13 +422,7 @@ impl Rules {
 
     fn on_leave(&mut self, hand: HandId) {
         let side = self.side_of(hand);
-        // A hand seen leaving with a piece of its own player's that is to move still in it was
-        // most often lost from view, not gone: the piece is set down a moment later (rendered
-        // game 165's O-O, the arm lost with the king in it after the rook was set on f1, was
-        // judged at once as Rf1 with the king displaced, then a 7.6). What the board then shows
-        // is judged when the tracker next tells it, not now.
-        let mover = self.pos.turn();
-        let carried_own = self.phys.drop_held(hand).iter().any(|h| h.piece.color == mover && side == mover);
+        self.phys.drop_held(hand);
         for u in self.phys.unreleased_by(hand) {
             self.phys.release(hand, u.square);
             if u.origin != Some(u.square) {
@@ -445,8 +439,7 @@ impl Rules {
         if acted != Some(false) {
             self.announced[side] = false;
         }
-        let quiet = !self.hands_on_board() && !carried_own;
-        self.unjudged |= carried_own;
+        let quiet = !self.hands_on_board();
         self.evaluate(quiet);
     }
 
