@@ -31,7 +31,7 @@ impl Tracker {
         let takes = |p: &Piece| p.color != stood.color && can_stand(*p, sq);
         let own = |p: &Piece, side: Side| p.color == Color::from(side);
         let held = self.hands.iter().filter(|(id, _)| self.visit_of(**id, sq).is_some()).find_map(|(_, t)| t.held.iter().rev().map(|h| &h.piece).find(|p| takes(p) && own(p, t.side)));
-        let gone = || self.loose.iter().rev().find(|l| l.at >= now - LOOSE_SECS && l.over.contains(sq) && takes(&l.piece) && own(&l.piece, l.side)).map(|l| &l.piece);
+        let gone = || self.loose.iter().rev().find(|l| l.at >= now - LOOSE_SECS && l.over.contains(sq) && takes(&l.piece) && l.own()).map(|l| &l.piece);
         // Or one seen gone from a square no hand was seen over, that could have gone there: a
         // piece untold where a black one always read black is a change of piece.
         let unseen = || {
@@ -66,7 +66,7 @@ impl Tracker {
                     // king on g1 read as no look for seven seconds after the arm left).
                     let recent = act.at.1 - LOOSE_SECS;
                     let unseen_since = self.unchanged_at[i];
-                    let under_arm = |l: &super::Loose| unseen_since <= l.at && self.hid_first[i] == Some(l.side) && l.piece.color == Color::from(l.side);
+                    let under_arm = |l: &super::Loose| unseen_since <= l.at && self.hid_first[i] == Some(l.side) && l.own();
                     let gone = act.pick(&self.loose, |l| (l.at >= recent || under_arm(l)).then_some(&l.piece));
                     let piece = match (k, gone) {
                         (Some(k), _) => self.unattended.remove(k).0,
@@ -287,14 +287,13 @@ impl Tracker {
         // (whether in a hand, index, piece, where it goes)
         let mut found: Vec<(bool, usize, Piece, Square)> = Vec::new();
         for (k, l) in self.loose.iter().enumerate() {
-            if l.piece.color == Color::from(l.side) {
+            if l.own() {
                 found.extend(spot(l.piece, l.from, hid_by(l.side) & near(l.over)).map(|sq| (true, k, l.piece, sq)));
             }
         }
         for (k, &(piece, from)) in self.unattended.iter().enumerate() {
             found.extend(spot(piece, from, hid_by(Side::from(piece.color))).map(|sq| (false, k, piece, sq)));
         }
-        if std::env::var_os("TMDBG").is_some() { eprintln!("sdu t={} unseen={:?} hid={:?} un={:?} loose={:?} found={:?}", obs.t, unseen.into_iter().collect::<Vec<_>>(), unseen.into_iter().map(|s| self.hid_first[usize::from(s)]).collect::<Vec<_>>(), self.unattended, self.loose.iter().map(|l| (l.piece, l.from, l.side, l.over.into_iter().collect::<Vec<_>>())).collect::<Vec<_>>(), found); }
         let alone: Vec<(bool, usize, Piece, Square)> = found.iter().copied().filter(|f| found.iter().filter(|g| g.3 == f.3).count() == 1).collect();
         // Removed from the back so that the indices still hold.
         for &(in_hand, k, piece, sq) in alone.iter().rev() {
