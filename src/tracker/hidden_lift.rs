@@ -205,7 +205,6 @@ fn pawn_set_down_unseen(also: &[Square]) -> Vec<String> {
     let start = Board::default();
     let mut lifted = start.clone();
     lifted.discard_piece_at(E2);
-    let after = moved(&start, &[(E2, E4)]);
     let covers: Vec<Square> = [E3, E4].into_iter().chain(also.iter().copied()).collect();
     let mut reel = Reel::new(&start);
     reel.run(10, &start, Some((E2, &[E2]))).run(10, &lifted, Some((E4, &covers)));
