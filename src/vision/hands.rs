@@ -141,7 +141,12 @@ impl Default for HandDetector {
 /// table is seen only from where it passes over the board's frame.
 fn border(w: i32, h: i32, band: i32) -> impl Iterator<Item = (i32, i32)> {
     let band = band.clamp(1, w.min(h) / 2);
-    (0..h).flat_map(move |y| (0..w).map(move |x| (x, y))).filter(move |&(x, y)| x.min(y).min(w - 1 - x).min(h - 1 - y) < band)
+    // Row by row, as a scan of the whole view would meet them, without visiting the inside.
+    (0..h).flat_map(move |y| {
+        let whole = y < band || y >= h - band;
+        let (left, right) = if whole { (0..w, w..w) } else { (0..band, w - band..w) };
+        left.chain(right).map(move |x| (x, y))
+    })
 }
 
 /// The player an arm belongs to, from where it came in: from the bottom half of the view it
@@ -334,10 +339,11 @@ impl HandDetector {
         let now = smooth.data_bytes()?;
         let was = last.data_bytes()?;
         if g == [1.0; 3] {
-            // The usual case, the same exposure: whole levels compare as they are.
-            for (i, c) in self.calm.iter_mut().enumerate() {
-                let moved = (0..3).any(|k| now[3 * i + k].abs_diff(was[3 * i + k]) > MOTION_LEVEL);
-                *c = if moved { 0 } else { c.saturating_add(1) };
+            // The usual case, the same exposure: whole levels compare as they are (without
+            // branches on them, which noise makes unpredictable).
+            for ((c, a), b) in self.calm.iter_mut().zip(now.chunks_exact(3)).zip(was.chunks_exact(3)) {
+                let moved = (a[0].abs_diff(b[0]) > MOTION_LEVEL) | (a[1].abs_diff(b[1]) > MOTION_LEVEL) | (a[2].abs_diff(b[2]) > MOTION_LEVEL);
+                *c = u16::from(!moved) * c.saturating_add(1);
             }
             return Ok(());
         }
@@ -360,13 +366,15 @@ impl HandDetector {
         let data = labels.data_typed::<i32>()?;
         let at_edge: Vec<bool> = entries.iter().map(Option::is_some).collect();
         // A region settles when hardly any of its pixels stirred lately (noise stirs a few).
-        let mut restless = [vec![0u32; n], vec![0u32; n], vec![0u32; n]];
+        // Per label: pixels that stirred within SETTLE_FRAMES, STILL_FRAMES, BAND_SETTLE_FRAMES.
+        let mut stirred = vec![[0u32; 3]; n];
         for (&l, &c) in data.iter().zip(&self.calm) {
-            let l = l as usize;
-            restless[0][l] += u32::from(c < SETTLE_FRAMES);
-            restless[1][l] += u32::from(c < STILL_FRAMES);
-            restless[2][l] += u32::from(c < BAND_SETTLE_FRAMES);
+            let s = &mut stirred[l as usize];
+            s[0] += u32::from(c < SETTLE_FRAMES);
+            s[1] += u32::from(c < STILL_FRAMES);
+            s[2] += u32::from(c < BAND_SETTLE_FRAMES);
         }
+        let restless = |k: usize, l: usize| stirred[l][k];
         // Parts of a hand the colour of the squares show as pieces cut off from the arm; they
         // lie near it, and so does a piece the hand just set down, which can wait to settle
         // until the hand has moved off.
@@ -423,15 +431,15 @@ impl HandDetector {
         let settled: Vec<bool> = (0..n)
             .map(|l| {
                 let restless = if off_view[l] && !ghost[l] {
-                    restless[1][l]
+                    restless(1, l)
                 } else if off_view[l] {
-                    restless[0][l]
+                    restless(0, l)
                 } else if at_edge[l] {
-                    restless[2][l]
+                    restless(2, l)
                 } else if by_arm[l] {
                     return false;
                 } else {
-                    restless[0][l]
+                    restless(0, l)
                 };
                 l > 0 && restless * RESTLESS_FRACTION <= area[l]
             })
@@ -444,17 +452,22 @@ impl HandDetector {
         let bg = self.background.as_mut().expect("set on the first frame");
         let now = view.data_bytes()?;
         let (m, out) = (near.data_bytes()?, bg.data_bytes_mut()?);
-        for (i, &l) in data.iter().enumerate() {
-            let l = l as usize;
-            if settled[l] {
-                out[3 * i..3 * i + 3].copy_from_slice(&now[3 * i..3 * i + 3]);
-            } else if m[i] == 0 && self.calm[i] >= SETTLE_FRAMES && (0..3).all(|k| now[3 * i + k].abs_diff(out[3 * i + k]) <= DRIFT_LEVEL) {
-                // One level a frame towards what is seen: light drifts slower than that.
-                for k in 0..3 {
-                    let (a, b) = (now[3 * i + k], &mut out[3 * i + k]);
-                    *b = if a > *b { *b + 1 } else if a < *b { *b - 1 } else { *b };
-                }
+        // Per byte of the settled view, whether it steps one level towards what is seen; the
+        // steps are then taken in one flat pass the compiler vectorises (pixel by pixel, with
+        // branches on levels that noise makes unpredictable, this was a third of the hand
+        // finder's time).
+        let mut steps = vec![0u8; out.len()];
+        let pixels = data.iter().zip(now.chunks_exact(3).zip(out.chunks_exact_mut(3))).zip(m.iter().zip(&self.calm)).zip(steps.chunks_exact_mut(3));
+        for (((&l, (a, b)), (&near_new, &calm)), step) in pixels {
+            if settled[l as usize] {
+                b.copy_from_slice(a);
+            } else if near_new == 0 && calm >= SETTLE_FRAMES {
+                let drifting = (a[0].abs_diff(b[0]) <= DRIFT_LEVEL) & (a[1].abs_diff(b[1]) <= DRIFT_LEVEL) & (a[2].abs_diff(b[2]) <= DRIFT_LEVEL);
+                step.fill(u8::from(drifting));
             }
+        }
+        for ((b, &a), &s) in out.iter_mut().zip(now).zip(&steps) {
+            *b = *b + s * u8::from(a > *b) - s * u8::from(a < *b);
         }
         let ghosts = settled.iter().zip(&ghost).map(|(&s, &g)| s && g).collect();
         Ok((settled, ghosts))
@@ -471,31 +484,31 @@ impl HandDetector {
         // further from where it came in than its fingertips reach.
         let b = rect.board_rect();
         let on_board = |x: i32, y: i32| x >= b.x && x < b.x + b.width && y >= b.y && y < b.y + b.height;
-        let mut out = Vec::new();
-        for label in 1..n as i32 {
-            if area[label as usize] < min_area || settled[label as usize] {
-                continue;
-            }
-            let Some(entry) = entries[label as usize] else { continue };
-            let mut far = entry;
-            let mut best = (false, -1.0);
-            let mut region = Mat::new_rows_cols_with_default(h, w, core::CV_8UC1, Scalar::all(0.0))?;
-            let bytes = region.data_bytes_mut()?;
-            for y in 0..h {
-                for x in 0..w {
-                    let i = (y * w + x) as usize;
-                    if data[i] == label {
-                        bytes[i] = 255;
-                        let d = (on_board(x, y), (x as f64 - entry[0]).powi(2) + (y as f64 - entry[1]).powi(2));
-                        if d.0 > best.0 || (d.0 == best.0 && d.1 > best.1) {
-                            best = d;
-                            far = [x as f64, y as f64];
-                        }
-                    }
+        let wanted: Vec<Option<[f64; 2]>> = (0..n).map(|l| if l == 0 || area[l] < min_area || settled[l] { None } else { entries[l] }).collect();
+        if wanted.iter().all(Option::is_none) {
+            return Ok(Vec::new());
+        }
+        // One pass over the view finds every region's far end (the first pixel, row by row,
+        // that is furthest), rather than a pass over the whole view per region.
+        let mut far: Vec<((bool, f64), [f64; 2])> = wanted.iter().map(|e| ((false, -1.0), e.unwrap_or([0.0; 2]))).collect();
+        for y in 0..h {
+            let row = &data[(y * w) as usize..((y + 1) * w) as usize];
+            for (x, &l) in row.iter().enumerate() {
+                let Some(entry) = wanted[l as usize] else { continue };
+                let (x, y) = (x as i32, y);
+                let d = (on_board(x, y), (x as f64 - entry[0]).powi(2) + (y as f64 - entry[1]).powi(2));
+                let best = &mut far[l as usize];
+                if d.0 > best.0.0 || (d.0 == best.0.0 && d.1 > best.0.1) {
+                    *best = (d, [x as f64, y as f64]);
                 }
             }
+        }
+        let mut out = Vec::new();
+        for (label, entry) in wanted.iter().enumerate().filter_map(|(l, e)| e.map(|e| (l as i32, e))) {
+            let mut region = Mat::default();
+            core::compare(labels, &Scalar::all(label as f64), &mut region, core::CMP_EQ)?;
             let across = spans_view(data, w, h, label, rect.px) || area[label as usize] as f64 > PASSING_SQUARES * (rect.px * rect.px) as f64;
-            out.push(Region { mask: region, entry, far, across });
+            out.push(Region { mask: region, entry, far: far[label as usize].1, across });
         }
         Ok(out)
     }
@@ -580,5 +593,20 @@ impl HandDetector {
             covers,
             extremity_board: (!r.across).then_some(board),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_border_is_every_pixel_within_the_band_in_scan_order() {
+        for (w, h, band) in [(304, 304, 12), (7, 5, 1), (9, 20, 3), (6, 6, 10), (40, 3, 0)] {
+            let clamped = band.clamp(1, w.min(h) / 2);
+            let all: Vec<(i32, i32)> =
+                (0..h).flat_map(|y| (0..w).map(move |x| (x, y))).filter(|&(x, y)| x.min(y).min(w - 1 - x).min(h - 1 - y) < clamped).collect();
+            assert_eq!(border(w, h, band).collect::<Vec<_>>(), all, "{w}×{h}, band {band}");
+        }
     }
 }

@@ -36,13 +36,14 @@ pub(super) fn changed(view: &Mat, background: &Mat) -> Result<Mat, VisionError> 
     let mut mask = Mat::new_rows_cols_with_default(h, w, core::CV_8UC1, Scalar::all(0.0))?;
     let (now, was) = (view.data_bytes()?, background.data_bytes()?);
     let out = mask.data_bytes_mut()?;
-    for (i, o) in out.iter_mut().enumerate() {
-        let a = [now[3 * i] as f64, now[3 * i + 1] as f64, now[3 * i + 2] as f64];
-        let b = [was[3 * i] as f64, was[3 * i + 1] as f64, was[3 * i + 2] as f64];
-        let diff = (a[0] - b[0]).abs().max((a[1] - b[1]).abs()).max((a[2] - b[2]).abs());
-        if diff < DIFF_LEVEL {
+    for ((o, a), b) in out.iter_mut().zip(now.chunks_exact(3)).zip(was.chunks_exact(3)) {
+        // Most pixels are the settled board: told apart in whole levels first.
+        let diff = a[0].abs_diff(b[0]).max(a[1].abs_diff(b[1])).max(a[2].abs_diff(b[2]));
+        if (diff as f64) < DIFF_LEVEL {
             continue;
         }
+        let a = [a[0] as f64, a[1] as f64, a[2] as f64];
+        let b = [b[0] as f64, b[1] as f64, b[2] as f64];
         let (sa, sb) = (a[0] + a[1] + a[2] + 3.0, b[0] + b[1] + b[2] + 3.0);
         let ratio = sa / sb;
         let chroma = (0..3).map(|k| ((a[k] + 1.0) / sa - (b[k] + 1.0) / sb).abs()).fold(0.0, f64::max);
@@ -122,17 +123,26 @@ pub(super) fn unshade(view: &Mat, background: &Mat, mask: &mut Mat) -> Result<()
 /// or white say nothing (their ratio is noise or clipped).
 pub(super) fn gain(view: &Mat, background: &Mat) -> Result<[f64; 3], VisionError> {
     let (now, was) = (view.data_bytes()?, background.data_bytes()?);
+    // One pass over the sample for all three channels: this runs twice a frame.
+    let mut ratios: [Vec<f32>; 3] = Default::default();
+    for (a, b) in now.chunks_exact(3).zip(was.chunks_exact(3)).step_by(GAIN_STRIDE) {
+        for k in 0..3 {
+            if (12..244).contains(&a[k]) && (12..244).contains(&b[k]) {
+                ratios[k].push(a[k] as f32 / b[k] as f32);
+            }
+        }
+    }
     let mut out = [1.0; 3];
-    for (k, g) in out.iter_mut().enumerate() {
-        let mut ratios: Vec<f32> = (0..now.len() / 3)
-            .step_by(GAIN_STRIDE)
-            .map(|i| (now[3 * i + k], was[3 * i + k]))
-            .filter(|&(a, b)| (12..244).contains(&a) && (12..244).contains(&b))
-            .map(|(a, b)| a as f32 / b as f32)
-            .collect();
+    for (g, ratios) in out.iter_mut().zip(&mut ratios) {
         if ratios.len() >= 64 {
             let mid = ratios.len() / 2;
-            *g = *ratios.select_nth_unstable_by(mid, f32::total_cmp).1 as f64;
+            // Between frames of a still view most levels are the same, and the median is then
+            // exactly 1 (two different levels never divide to it): counted, not selected.
+            let below = ratios.iter().filter(|&&r| r < 1.0).count();
+            let same = ratios.iter().filter(|&&r| r == 1.0).count();
+            if !(below <= mid && mid < below + same) {
+                *g = *ratios.select_nth_unstable_by(mid, f32::total_cmp).1 as f64;
+            }
         }
     }
     Ok(out)
