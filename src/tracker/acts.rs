@@ -58,7 +58,9 @@ impl Tracker {
                     taken = self.belief[i].map(|p| (act.square, p));
                     self.unattended.extend(self.belief[i].take().map(|p| (p, act.square)));
                 } else {
-                    let k = act.pick(&self.unattended, |(p, _)| Some(p));
+                    // Of the pieces seen gone, one that could have come here; one that could not
+                    // (a misread square, or a piece knocked over) only as a last resort.
+                    let k = act.pick(&self.unattended, |(p, from)| Some(p).filter(|p| self.could_reach(p, *from, act.square)));
                     // Or one that left in a hand just gone: set down as the arm withdrew. Or
                     // one of the player's own that left in their hand longer ago, on a square
                     // that player's arm hid and that was not seen since before the hand left:
@@ -81,6 +83,16 @@ impl Tracker {
                         // Or from a square already seen empty but not yet counted as such.
                         (None, None) => match self.take_seen_emptied(|t, p, from| act.colour.is_none_or(|c| p.color == c) && t.could_reach(p, from, act.square)).or_else(|| self.take_arm_hidden(act.square, act.colour)) {
                             Some((piece, _)) => piece,
+                            // A piece seen gone that could not have come here, while a square
+                            // whose piece could have is still unseen or being seen emptied: the
+                            // square is looked at again until that one shows (rendered game 165:
+                            // Black's 13... c5 by an arm vision missed, the b8 knight misread as
+                            // gone a moment before c7 showed empty, recorded as the knight's).
+                            None if act.pick(&self.unattended, |(p, _)| Some(p)).is_some() && self.source_in_doubt(act.square, act.colour) => {
+                                self.refused.add(act.square);
+                                continue;
+                            }
+                            None if let Some(k) = act.pick(&self.unattended, |(p, _)| Some(p)) => self.unattended.remove(k).0,
                             // A piece from nowhere, with no hand near, is a promotion's new
                             // piece where a pawn of its colour just left the board and it stands
                             // on that pawn's last rank. Anything else is far more often a
@@ -142,7 +154,14 @@ impl Tracker {
             let colour = act.colour;
             let player = self.hands.get(&id).map(|t| Color::from(t.side));
             let fits = |p: &Piece| colour.map_or(Some(p.color) == player, |c| p.color == c);
-            let mut take = |t: &mut HandTrack| t.held.iter().rposition(|h| fits(&h.piece)).map(|k| t.held.remove(k));
+            // Of the pieces that fit, one already in the hand when the stay that dates this
+            // setting down began: a hand holding the king and the rook as g1 and f1 show set the
+            // king on g1 before it lifted the rook (rendered game 165's O-O, recorded Rg1).
+            let by_then = |h: &Held| h.at.1 <= act.at.1;
+            let mut take = |t: &mut HandTrack| {
+                let k = t.held.iter().rposition(|h| fits(&h.piece) && by_then(h)).or_else(|| t.held.iter().rposition(|h| fits(&h.piece)));
+                k.map(|k| t.held.remove(k))
+            };
             let carried = match self.hands.get_mut(&id).and_then(&mut take) {
                 Some(p) => Some(p),
                 None => self.hands.values_mut().find_map(&mut take),
@@ -323,6 +342,16 @@ impl Tracker {
         Some(Held { piece, at: visit.end, from })
     }
 
+    /// Whether a square other than `to`, unseen since it was hidden or being seen emptied, holds
+    /// a piece (of `colour`, if told) that could have gone to `to`.
+    fn source_in_doubt(&self, to: Square, colour: Option<Color>) -> bool {
+        Square::ALL.into_iter().filter(|&s| s != to).any(|s| {
+            let j = usize::from(s);
+            let in_doubt = self.hidden_at[j] > self.seen_at[j] || (self.candidate[j].0 == SquareState::Empty && self.candidate[j].1 > 0);
+            in_doubt && self.belief[j].is_some_and(|p| colour.is_none_or(|c| p.color == c) && can_stand(p, to) && self.could_reach(&p, s, to))
+        })
+    }
+
     /// Whether the piece hand `id` set down on `to` may have come from either of two squares in
     /// doubt (hidden since last seen, or seen empty a moment but not yet counted so): which one
     /// it came from shows once they are seen, and any pick now is a guess (rendered game 100:
@@ -342,12 +371,19 @@ impl Tracker {
         let Some(track) = self.hands.get(&id) else { return Vec::new() };
         // Of colour untold, the hand's player's own.
         let colour = colour.unwrap_or(Color::from(track.side));
+        // Not a square seen, since it was last hidden, with its piece still standing there: the
+        // king just set on g1 and seen there is not the rook that came to f1 (rendered game 165's
+        // O-O, recorded Kf1).
+        let standing = |s: Square| {
+            let j = usize::from(s);
+            self.seen_at[j] >= self.hidden_at[j] && self.candidate[j].0 != SquareState::Empty
+        };
         let stays: Vec<(Square, Visit)> = track
             .longest
             .iter()
             .map(|(s, v)| (*s, *v))
             .chain(track.current)
-            .filter(|(s, _)| *s != to && self.may_have_come(*s, to, colour, role, occupied))
+            .filter(|(s, _)| *s != to && !standing(*s) && self.may_have_come(*s, to, colour, role, occupied))
             .collect();
         let longest = stays.iter().map(|(_, v)| v.length()).fold(0.0, f64::max);
         stays.into_iter().filter(|(_, v)| v.length() >= GRASP_SHARE * longest).collect()
@@ -405,9 +441,12 @@ impl Tracker {
     }
 
     /// Whether a piece of the other colour than `mover`'s stood on `to` (still believed there,
-    /// or lifted from there by a hand still over the board): whether a pawn may take there.
+    /// lifted from there by a hand still over the board, or carried off by one just gone):
+    /// whether a pawn may take there.
     pub(super) fn victim(&self, mover: Piece, to: Square) -> bool {
-        self.belief[usize::from(to)].is_some_and(|p| p.color != mover.color) || self.hands.values().any(|t| t.lifted.contains(to))
+        self.belief[usize::from(to)].is_some_and(|p| p.color != mover.color)
+            || self.hands.values().any(|t| t.lifted.contains(to))
+            || self.loose.iter().any(|l| l.from == to && l.piece.color != mover.color)
     }
 }
 
