@@ -19,6 +19,10 @@ const GRASP_SHARE: f64 = 0.5;
 /// a touch of e4 and a false 4.3.3.
 const RISING_FRAMES: f64 = 2.0;
 
+/// How long a square a piece just left may still be read as holding it (its reading lags the
+/// hand by a few frames) after the piece shows where it went, seconds.
+const LAG_SECS: f64 = 0.5;
+
 impl Tracker {
     /// A piece of colour untold where the other side's piece stood, on a square the fingertips
     /// went over with a piece of the other side in the hand, still held or taken out of view,
@@ -383,7 +387,7 @@ impl Tracker {
             .iter()
             .map(|(s, v)| (*s, *v))
             .chain(track.current)
-            .filter(|(s, _)| *s != to && !standing(*s) && self.may_have_come(*s, to, colour, role, occupied))
+            .filter(|(s, _)| *s != to && !standing(*s) && !self.seen_after_change(*s, to) && self.may_have_come(*s, to, colour, role, occupied))
             .collect();
         let longest = stays.iter().map(|(_, v)| v.length()).fold(0.0, f64::max);
         stays.into_iter().filter(|(_, v)| v.length() >= GRASP_SHARE * longest).collect()
@@ -414,13 +418,21 @@ impl Tracker {
         let occupied = self.occupied();
         let mut found = Square::ALL.into_iter().filter(|&s| {
             let j = usize::from(s);
-            s != to && self.hidden_at[j] > self.seen_at[j] && self.hid_first[j].is_some() && self.may_have_come(s, to, colour, None, occupied)
+            s != to && self.hidden_at[j] > self.seen_at[j] && self.hid_first[j].is_some() && !self.seen_after_change(s, to) && self.may_have_come(s, to, colour, None, occupied)
         });
         let from = found.next()?;
         if found.next().is_some() {
             return None;
         }
         Some((self.belief[usize::from(from)].take()?, from))
+    }
+
+    /// Whether `from` was seen, with its piece, after `to` began to read as it does now: that
+    /// piece was still there, so what `to` shows is not it (rendered game 185: g3, misread as a
+    /// white piece for half a minute beside a knight leaning into it, took the g2 pawn once an
+    /// arm castling hid g2).
+    fn seen_after_change(&self, from: Square, to: Square) -> bool {
+        self.seen_at[usize::from(from)] > self.changed_at[usize::from(to)] + LAG_SECS
     }
 
     /// Whether `piece` on `from` could have been moved to `to` as the board stands.

@@ -352,3 +352,29 @@ fn a_piece_seen_gone_that_could_not_have_come_waits_for_one_that_could() {
     assert_eq!(board, after, "{events:?}");
     assert!(!events.iter().any(|e| matches!(e.kind, EventKind::Lift { square: B8, .. })), "{events:?}");
 }
+
+/// An empty g3 misread as a white piece for half a minute (a knight on f3 leaning into it on
+/// an oblique view); then White castles under an arm that hides g2 as well. The g2 pawn, seen
+/// standing long after g3 began to read a piece, is not taken for it when g2 is hidden
+/// (rendered game 185, seed 37: 5. O-O recorded with the g2 pawn on g3, a 7.6).
+#[test]
+fn a_square_misread_since_before_a_piece_was_last_seen_elsewhere_is_not_that_piece() {
+    use Square::*;
+    let start: Board = "r1bqkb1r/1ppp1ppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQK2R".parse().expect("a board");
+    let king_on_g1 = moved(&start, &[(E1, G1)]);
+    let after = moved(&start, &[(E1, G1), (H1, F1)]);
+    let g3_misread = |o: &mut Observation| {
+        if o.squares[usize::from(G3)].state != SquareState::Occluded {
+            o.squares[usize::from(G3)] = crate::types::SquareObs { state: SquareState::White, confidence: 1.0, role: None };
+        }
+    };
+    let mut reel = Reel::new(&start);
+    reel.run_seen(60, &start, None, g3_misread)
+        .run_seen(15, &start, Some((E1, &[D1, E1, F1, E2, F2])), g3_misread)
+        .run_seen(20, &king_on_g1, Some((G1, &[F1, G1, H1, G2])), g3_misread)
+        .run_seen(10, &king_on_g1, Some((H1, &[G1, H1, G2, H2])), g3_misread)
+        .run_seen(10, &after, Some((F1, &[E1, F1, G1, G2])), g3_misread)
+        .run_seen(30, &after, None, g3_misread);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+}
