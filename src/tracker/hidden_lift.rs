@@ -378,3 +378,30 @@ fn a_square_misread_since_before_a_piece_was_last_seen_elsewhere_is_not_that_pie
     let (board, events) = reel.finish();
     assert_eq!(board, after, "{events:?}");
 }
+
+/// The rook's half of 1. O-O, the king already on g1, made by an arm vision does not see: h1,
+/// f1 and the d1 queen's square fit no look a moment, h1 and f1 then show empty and a white
+/// piece while d1 stays unread a while longer. The rook passed the king to f1 (a castling rook
+/// does), and is not taken for what g6 shows, misread as a piece all along (rendered game 185,
+/// seed 37: the rook "displaced" to g6, a 7.6).
+#[test]
+fn a_castling_rook_passes_its_king() {
+    use Square::*;
+    let start: Board = "r1bqkb1r/1ppp1ppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQ2KR".parse().expect("a board");
+    let after = moved(&start, &[(H1, F1)]);
+    let set = |o: &mut Observation, sq: Square, state: SquareState| o.squares[usize::from(sq)] = crate::types::SquareObs { state, confidence: 0.5, role: None };
+    let g6_misread = move |o: &mut Observation| set(o, G6, SquareState::Piece);
+    let mut reel = Reel::new(&start);
+    reel.run_seen(60, &start, None, g6_misread)
+        .run_seen(20, &start, None, move |o| {
+            g6_misread(o);
+            [D1, F1, H1].into_iter().for_each(|sq| set(o, sq, SquareState::Occluded));
+        })
+        .run_seen(40, &after, None, move |o| {
+            g6_misread(o);
+            set(o, D1, SquareState::Occluded);
+        })
+        .run_seen(40, &after, None, g6_misread);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+}

@@ -548,7 +548,8 @@ fn can_stand(p: Piece, sq: Square) -> bool {
 /// Whether `piece` on `from` could move to `to` on a board with `occupied` squares (any
 /// capture allowed): enough to pick which hidden square a piece came from. A pawn goes
 /// diagonally only onto a `victim`, or from the rank where it can take en passant: a knight
-/// brought past its pawns is not one of them stepping aside.
+/// brought past its pawns is not one of them stepping aside. A king castles two files over, and
+/// its rook past it.
 fn reaches(piece: Piece, from: Square, to: Square, occupied: shakmaty::Bitboard, victim: bool) -> bool {
     use shakmaty::attacks;
     match piece.role {
@@ -560,8 +561,18 @@ fn reaches(piece: Piece, from: Square, to: Square, occupied: shakmaty::Bitboard,
             (df == 0 && dr == forward) || (df.abs() == 1 && dr == forward && (victim || en_passant)) || (df == 0 && dr == 2 * forward)
         }
         Role::King => attacks::king_attacks(from).contains(to) || (from.file() == shakmaty::File::E && (u32::from(to.file()) as i32 - 4).abs() == 2 && to.rank() == from.rank()),
+        // Castling's rook passes its king, already beside it.
+        Role::Rook if castling_rook(piece.color, from, to) => true,
         role => attacks::attacks(from, Piece { color: piece.color, role }, occupied).contains(to),
     }
+}
+
+/// Whether a rook of `color` going `from` → `to` is a castling rook's move: from its corner
+/// to the square the king passes over, on its own first rank.
+fn castling_rook(color: Color, from: Square, to: Square) -> bool {
+    use shakmaty::File;
+    let first = color.fold_wb(shakmaty::Rank::First, shakmaty::Rank::Eighth);
+    from.rank() == first && to.rank() == first && matches!((from.file(), to.file()), (File::H, File::F) | (File::A, File::D))
 }
 
 fn colour(s: SquareState) -> Option<Color> {
