@@ -405,3 +405,29 @@ fn a_castling_rook_passes_its_king() {
     let (board, events) = reel.finish();
     assert_eq!(board, after, "{events:?}");
 }
+
+/// g6 misread for seconds (the f6 knight leaning into it) as a piece of colour untold, then as
+/// a black one once Black's arm, playing 5... Bc5, rests over g7 and hides it. The flicker is no
+/// new change: g6 still reads a piece since before the g7 pawn was last seen, which is not
+/// taken for it (rendered game 185, seed 37: Bc5 recorded with the g7 pawn "displaced" to g6).
+#[test]
+fn a_misread_flickering_between_colour_untold_and_told_is_no_new_change() {
+    use Square::*;
+    let start: Board = "r1bqkb1r/1ppp1ppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQ1RK1".parse().expect("a board");
+    let after = moved(&start, &[(F8, C5)]);
+    // Untold until the arm comes, black from then on.
+    let flicker = |o: &mut Observation| {
+        let state = if o.frame <= 60 { SquareState::Piece } else { SquareState::Black };
+        if o.squares[usize::from(G6)].state != SquareState::Occluded {
+            o.squares[usize::from(G6)] = crate::types::SquareObs { state, confidence: 0.5, role: None };
+        }
+    };
+    let mut reel = Reel::new(&start);
+    reel.run_seen(60, &start, None, flicker)
+        .run_seen(30, &start, Some((G7, &[F8, G8, F7, G7])), flicker)
+        .run_seen(15, &start, Some((F8, &[E8, F8, G8, E7, F7, G7])), flicker)
+        .run_seen(15, &after, Some((C5, &[C5, D6, E7, F8, G7])), flicker)
+        .run_seen(40, &after, None, flicker);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+}

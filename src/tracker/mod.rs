@@ -415,8 +415,12 @@ impl Tracker {
             // tracker tells from where pieces went (scholarsMate2019-11-18.avi: the queen set
             // down on h5, read untold and black by turns, was never taken).
             let untold_and_told = |a: SquareState, b: SquareState| a == SquareState::Piece && colour(b).is_some();
-            let unsure_colour = count > 0 && (untold_and_told(cand, seen) || untold_and_told(seen, cand));
-            if cand != seen && !unsure_colour {
+            let one_piece = untold_and_told(cand, seen) || untold_and_told(seen, cand);
+            let unsure_colour = count > 0 && one_piece;
+            // Nor does it date a change: a misread square flickering between the two would
+            // seem to change anew each time (rendered game 185: g6, read as a piece since 3...
+            // Nf6, seemed to change as Black's arm hid g7, and took the g7 pawn).
+            if cand != seen && !one_piece {
                 self.changed_at[i] = obs.t;
                 self.unchanged_at[i] = seen_before;
                 self.refused.discard(sq);
