@@ -40,7 +40,7 @@ eval: setup
 	@for g in "5 1" "10 2" "15 3" "20 4" "25 5" "30 6" "35 7" "40 8" "45 9" "50 10" "55 11" "60 12" "65 13" "70 14" "75 15" "80 16" "85 17" "90 18" "95 19" "100 20"; do cargo run --release --quiet --example diag_vision -- $$g 20 | grep -v "^ *\(ideal\|vision squares\|vision hands\)"; done
 	@echo "== a second set, held out until three of its games (105, 110, 130) were looked at and fixed"
 	@for g in "105 21" "110 22" "115 23" "120 24" "125 25" "130 26" "135 27" "140 28" "145 29" "150 30"; do cargo run --release --quiet --example diag_vision -- $$g 20 | grep -v "^ *\(ideal\|vision squares\|vision hands\)"; done
-	@echo "== held out: rendered games never looked at while vision and the tracker were tuned"
+	@echo "== a third set, held out until its two failures (165, 185) were looked at"
 	@for g in "155 31" "160 32" "165 33" "170 34" "175 35" "180 36" "185 37" "190 38" "195 39" "200 40"; do cargo run --release --quiet --example diag_vision -- $$g 20 | grep -v "^ *\(ideal\|vision squares\|vision hands\)"; done
 
 # Criterion benches, then replay and live on the demo scene (rendered if missing): throughput
