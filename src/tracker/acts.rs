@@ -92,11 +92,13 @@ impl Tracker {
                             // square is looked at again until that one shows (rendered game 165:
                             // Black's 13... c5 by an arm vision missed, the b8 knight misread as
                             // gone a moment before c7 showed empty, recorded as the knight's).
-                            None if act.pick(&self.unattended, |(p, _)| Some(p)).is_some() && self.source_in_doubt(act.square, act.colour) => {
-                                self.refused.add(act.square);
-                                continue;
+                            None if let Some(k) = act.pick(&self.unattended, |(p, _)| Some(p)) => {
+                                if self.source_in_doubt(act.square, act.colour) {
+                                    self.refused.add(act.square);
+                                    continue;
+                                }
+                                self.unattended.remove(k).0
                             }
-                            None if let Some(k) = act.pick(&self.unattended, |(p, _)| Some(p)) => self.unattended.remove(k).0,
                             // A piece from nowhere, with no hand near, is a promotion's new
                             // piece where a pawn of its colour just left the board and it stands
                             // on that pawn's last rank. Anything else is far more often a
@@ -349,11 +351,14 @@ impl Tracker {
     /// Whether a square other than `to`, unseen since it was hidden or being seen emptied, holds
     /// a piece (of `colour`, if told) that could have gone to `to`.
     fn source_in_doubt(&self, to: Square, colour: Option<Color>) -> bool {
-        Square::ALL.into_iter().filter(|&s| s != to).any(|s| {
-            let j = usize::from(s);
-            let in_doubt = self.hidden_at[j] > self.seen_at[j] || (self.candidate[j].0 == SquareState::Empty && self.candidate[j].1 > 0);
-            in_doubt && self.belief[j].is_some_and(|p| colour.is_none_or(|c| p.color == c) && can_stand(p, to) && self.could_reach(&p, s, to))
-        })
+        Square::ALL.into_iter().filter(|&s| s != to && self.in_doubt(s)).any(|s| self.belief[usize::from(s)].is_some_and(|p| colour.is_none_or(|c| p.color == c) && can_stand(p, to) && self.could_reach(&p, s, to)))
+    }
+
+    /// Whether what stands on `sq` is in doubt: hidden since last seen, or seen empty a moment
+    /// but not yet counted so.
+    fn in_doubt(&self, sq: Square) -> bool {
+        let j = usize::from(sq);
+        self.hidden_at[j] > self.seen_at[j] || (self.candidate[j].0 == SquareState::Empty && self.candidate[j].1 > 0)
     }
 
     /// Whether the piece hand `id` set down on `to` may have come from either of two squares in
@@ -364,8 +369,7 @@ impl Tracker {
         let Some(track) = self.hands.get(&id) else { return false };
         let colour = colour.unwrap_or(Color::from(track.side));
         let occupied = self.occupied();
-        let in_doubt = |j: usize| self.hidden_at[j] > self.seen_at[j] || (self.candidate[j].0 == SquareState::Empty && self.candidate[j].1 > 0);
-        Square::ALL.into_iter().filter(|&s| s != to && in_doubt(usize::from(s)) && self.may_have_come(s, to, colour, role, occupied)).count() >= 2
+        Square::ALL.into_iter().filter(|&s| s != to && self.in_doubt(s) && self.may_have_come(s, to, colour, role, occupied)).count() >= 2
     }
 
     /// The squares hand `id` dwelt on whose piece may be the one it set down on `to` (see

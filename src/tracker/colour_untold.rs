@@ -6,7 +6,7 @@
 
 use super::testkit::moved;
 use super::*;
-use crate::types::{HandObs, SquareObs};
+use crate::types::HandObs;
 
 /// `board` as seen, but for `untold` squares, read as pieces of colour untold, and `hidden` ones.
 pub(super) fn seen(n: u64, board: &Board, untold: &[Square], hidden: &[Square], hand: Option<HandObs>) -> Observation {
@@ -20,7 +20,7 @@ pub(super) fn seen(n: u64, board: &Board, untold: &[Square], hidden: &[Square], 
             } else {
                 SquareState::of(board.piece_at(sq))
             };
-            SquareObs { state, confidence: if state == SquareState::Piece { 0.5 } else { 1.0 }, role: None }
+            super::testkit::square_obs(state)
         })
         .collect();
     Observation { frame: n, t: n as f64 / 20.0, squares, hands: hand.into_iter().collect(), clock: None, board_lost: false }

@@ -2,7 +2,7 @@
 //! hidden, and which one must be a square its piece could have come from — a knight carried past
 //! its pawns is not a pawn stepping diagonally onto an empty square.
 
-use super::testkit::{Reel, moved};
+use super::testkit::{Reel, moved, read_as};
 use crate::types::Observation;
 use super::*;
 
@@ -272,7 +272,7 @@ fn a_piece_seen_where_the_players_arm_hid_a_square_long_unseen_is_the_one_it_too
             o.squares[usize::from(sq)] = crate::types::SquareObs::OCCLUDED;
         }
     });
-    reel.run_seen(30, &after, None, |o| o.squares[usize::from(E4)] = crate::types::SquareObs { state: SquareState::Piece, confidence: 0.5, role: None });
+    reel.run_seen(30, &after, None, |o| read_as(o, E4, SquareState::Piece));
     let (board, events) = reel.finish();
     assert_eq!(board, after, "{events:?}");
 }
@@ -338,15 +338,14 @@ fn a_piece_seen_gone_that_could_not_have_come_waits_for_one_that_could() {
     use Square::*;
     let start = moved(&Board::default(), &[(E2, E4)]);
     let after = moved(&start, &[(C7, C5)]);
-    let set = |o: &mut Observation, sq: Square, state: SquareState| o.squares[usize::from(sq)] = crate::types::SquareObs { state, confidence: 1.0, role: None };
     let mut reel = Reel::new(&start);
     reel.run(10, &start, None)
-        .run_seen(20, &start, None, |o| [B8, C7, C5].into_iter().for_each(|sq| set(o, sq, SquareState::Occluded)))
+        .run_seen(20, &start, None, |o| [B8, C7, C5].into_iter().for_each(|sq| read_as(o, sq, SquareState::Occluded)))
         .run_seen(6, &after, None, |o| {
-            set(o, C7, SquareState::Occluded);
-            set(o, B8, SquareState::Empty);
+            read_as(o, C7, SquareState::Occluded);
+            read_as(o, B8, SquareState::Empty);
         })
-        .run_seen(4, &after, None, |o| set(o, B8, SquareState::Empty))
+        .run_seen(4, &after, None, |o| read_as(o, B8, SquareState::Empty))
         .run(40, &after, None);
     let (board, events) = reel.finish();
     assert_eq!(board, after, "{events:?}");
@@ -365,7 +364,7 @@ fn a_square_misread_since_before_a_piece_was_last_seen_elsewhere_is_not_that_pie
     let after = moved(&start, &[(E1, G1), (H1, F1)]);
     let g3_misread = |o: &mut Observation| {
         if o.squares[usize::from(G3)].state != SquareState::Occluded {
-            o.squares[usize::from(G3)] = crate::types::SquareObs { state: SquareState::White, confidence: 1.0, role: None };
+            read_as(o, G3, SquareState::White);
         }
     };
     let mut reel = Reel::new(&start);
@@ -389,17 +388,16 @@ fn a_castling_rook_passes_its_king() {
     use Square::*;
     let start: Board = "r1bqkb1r/1ppp1ppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQ2KR".parse().expect("a board");
     let after = moved(&start, &[(H1, F1)]);
-    let set = |o: &mut Observation, sq: Square, state: SquareState| o.squares[usize::from(sq)] = crate::types::SquareObs { state, confidence: 0.5, role: None };
-    let g6_misread = move |o: &mut Observation| set(o, G6, SquareState::Piece);
+    let g6_misread = move |o: &mut Observation| read_as(o, G6, SquareState::Piece);
     let mut reel = Reel::new(&start);
     reel.run_seen(60, &start, None, g6_misread)
         .run_seen(20, &start, None, move |o| {
             g6_misread(o);
-            [D1, F1, H1].into_iter().for_each(|sq| set(o, sq, SquareState::Occluded));
+            [D1, F1, H1].into_iter().for_each(|sq| read_as(o, sq, SquareState::Occluded));
         })
         .run_seen(40, &after, None, move |o| {
             g6_misread(o);
-            set(o, D1, SquareState::Occluded);
+            read_as(o, D1, SquareState::Occluded);
         })
         .run_seen(40, &after, None, g6_misread);
     let (board, events) = reel.finish();
@@ -419,7 +417,7 @@ fn a_misread_flickering_between_colour_untold_and_told_is_no_new_change() {
     let flicker = |o: &mut Observation| {
         let state = if o.frame <= 60 { SquareState::Piece } else { SquareState::Black };
         if o.squares[usize::from(G6)].state != SquareState::Occluded {
-            o.squares[usize::from(G6)] = crate::types::SquareObs { state, confidence: 0.5, role: None };
+            read_as(o, G6, state);
         }
     };
     let mut reel = Reel::new(&start);

@@ -26,6 +26,16 @@ pub fn arm_frame(n: u64, board: &Board, arm: Arm, id: u32) -> Observation {
     Observation { frame: n, t: n as f64 / 30.0, squares, hands: hands.into_iter().collect(), clock: None, board_lost: false }
 }
 
+/// A square read as `state`, as sure as vision says it (a piece of colour untold, half).
+pub fn square_obs(state: SquareState) -> SquareObs {
+    SquareObs { state, confidence: if state == SquareState::Piece { 0.5 } else { 1.0 }, role: None }
+}
+
+/// `o` with `sq` read as `state`: a misreading, or a square fitting no look.
+pub fn read_as(o: &mut Observation, sq: Square, state: SquareState) {
+    o.squares[usize::from(sq)] = square_obs(state);
+}
+
 /// `board` with each piece in turn moved `from` → `to` (whatever stood on `to` taken off).
 pub fn moved(board: &Board, moves: &[(Square, Square)]) -> Board {
     let mut b = board.clone();

@@ -374,7 +374,6 @@ impl HandDetector {
             s[1] += u32::from(c < STILL_FRAMES);
             s[2] += u32::from(c < BAND_SETTLE_FRAMES);
         }
-        let restless = |k: usize, l: usize| stirred[l][k];
         // Parts of a hand the colour of the squares show as pieces cut off from the arm; they
         // lie near it, and so does a piece the hand just set down, which can wait to settle
         // until the hand has moved off.
@@ -431,15 +430,15 @@ impl HandDetector {
         let settled: Vec<bool> = (0..n)
             .map(|l| {
                 let restless = if off_view[l] && !ghost[l] {
-                    restless(1, l)
+                    stirred[l][1]
                 } else if off_view[l] {
-                    restless(0, l)
+                    stirred[l][0]
                 } else if at_edge[l] {
-                    restless(2, l)
+                    stirred[l][2]
                 } else if by_arm[l] {
                     return false;
                 } else {
-                    restless(0, l)
+                    stirred[l][0]
                 };
                 l > 0 && restless * RESTLESS_FRACTION <= area[l]
             })
