@@ -5,7 +5,7 @@
 
 use shakmaty::{Color, Piece, Role, Square};
 
-use super::{Act, HandTrack, Held, LOOSE_SECS, Tracker, Visit, can_stand, on_far_rank, reaches};
+use super::{Act, HandTrack, Held, LOOSE_SECS, Tracker, Visit, can_stand, castling_king, castling_rook, on_far_rank, reaches};
 use crate::types::{EventKind, HandId, Side, SquareState};
 
 /// A stay counts as where a hand grasped the piece it set down if it lasted at least this share
@@ -70,10 +70,15 @@ impl Tracker {
                     // that player's arm hid and that was not seen since before the hand left:
                     // set down under the arm, and seen only now (rendered game 105's O-O: the
                     // king on g1 read as no look for seven seconds after the arm left).
+                    // Either way the square changed after the piece was lifted: a square misread
+                    // for long is not where a capture's victim, carried off since, was set down
+                    // (rendered game 30: g6, read as black beside the f6 knight since 6... Nf6,
+                    // took the bishop taken on f3 three moves later, a false 7.6).
                     let recent = act.at.1 - LOOSE_SECS;
                     let unseen_since = self.unchanged_at[i];
                     let under_arm = |l: &super::Loose| unseen_since <= l.at && self.hid_first[i] == Some(l.side) && l.own();
-                    let gone = act.pick(&self.loose, |l| (l.at >= recent || under_arm(l)).then_some(&l.piece));
+                    let after_lift = |l: &super::Loose| self.changed_at[i] >= l.lifted;
+                    let gone = act.pick(&self.loose, |l| ((l.at >= recent || under_arm(l)) && after_lift(l)).then_some(&l.piece));
                     let piece = match (k, gone) {
                         (Some(k), _) => self.unattended.remove(k).0,
                         (None, Some(g)) => {
@@ -85,44 +90,63 @@ impl Tracker {
                             self.loose.remove(g).piece
                         }
                         // Or from a square already seen empty but not yet counted as such.
-                        (None, None) => match self.take_seen_emptied(|t, p, from| act.colour.is_none_or(|c| p.color == c) && t.could_reach(p, from, act.square)).or_else(|| self.take_arm_hidden(act.square, act.colour)) {
-                            Some((piece, _)) => piece,
-                            // A piece seen gone that could not have come here, while a square
-                            // whose piece could have is still unseen or being seen emptied: the
-                            // square is looked at again until that one shows (rendered game 165:
-                            // Black's 13... c5 by an arm vision missed, the b8 knight misread as
-                            // gone a moment before c7 showed empty, recorded as the knight's).
-                            None if let Some(k) = act.pick(&self.unattended, |(p, _)| Some(p)) => {
-                                if self.source_in_doubt(act.square, act.colour) {
-                                    self.refused.add(act.square);
-                                    continue;
-                                }
-                                self.unattended.remove(k).0
+                        (None, None) => {
+                            let emptied = self.take_seen_emptied(|t, p, from| act.colour.is_none_or(|c| p.color == c) && t.could_reach(p, from, act.square));
+                            // A piece of the side that has just moved, whose one possible source
+                            // is a square an arm hid and was over a moment ago: that square shows
+                            // in a moment whether its piece is still there, and the board is not
+                            // told meanwhile (rendered game 30, low camera: the knight set on f6
+                            // leaning into g6 as the arm withdrew over the g7 pawn it had
+                            // adjusted, recorded as 6... g6). The side to move takes it at once:
+                            // a king castled by an arm vision saw only in part may leave a square
+                            // that reads, once uncovered, as if it still stood there (rendered
+                            // game 50's 17... O-O: the e7 bishop leaning over e8); so do both
+                            // pieces of a castling, the second set down after the side moved
+                            // (rendered game 185's 5. O-O).
+                            let again = act.colour.is_some_and(|c| c != self.to_move);
+                            if emptied.is_none() && again && self.arm_hidden_source(act.square, act.colour).is_some_and(|s| self.just_uncovered(s) && !self.castles(s, act.square)) {
+                                self.look_again(act.square, act.colour);
+                                continue;
                             }
-                            // A piece from nowhere, with no hand near, is a promotion's new
-                            // piece where a pawn of its colour just left the board and it stands
-                            // on that pawn's last rank. Anything else is far more often a
-                            // misread (a tall neighbour leaning over the square, a reflection)
-                            // than a piece brought in by an arm vision missed: nothing is
-                            // invented, and the square is looked at again (it takes the piece
-                            // once one is seen gone from another square).
-                            None => {
-                                let Some(color) = act.colour.filter(|&c| on_far_rank(c, act.square)) else {
-                                    self.refused.add(act.square);
-                                    continue;
-                                };
-                                let pawn = |p: &Piece| p.color == color && p.role == Role::Pawn;
-                                if let Some(g) = self.loose.iter().rposition(|l| pawn(&l.piece)) {
-                                    self.loose.remove(g);
-                                } else if let Some(k) = self.unattended.iter().rposition(|(p, _)| pawn(p)) {
-                                    self.unattended.remove(k);
-                                } else {
-                                    self.refused.add(act.square);
-                                    continue;
+                            match emptied.or_else(|| self.take_arm_hidden(act.square, act.colour)) {
+                                Some((piece, _)) => piece,
+                                // A piece seen gone that could not have come here, while a square
+                                // whose piece could have is still unseen or being seen emptied: the
+                                // square is looked at again until that one shows (rendered game 165:
+                                // Black's 13... c5 by an arm vision missed, the b8 knight misread as
+                                // gone a moment before c7 showed empty, recorded as the knight's).
+                                None if let Some(k) = act.pick(&self.unattended, |(p, _)| Some(p)) => {
+                                    if self.source_in_doubt(act.square, act.colour) {
+                                        self.refused.add(act.square);
+                                        continue;
+                                    }
+                                    self.unattended.remove(k).0
                                 }
-                                Piece { color, role: act.role.unwrap_or(Role::Queen) }
+                                // A piece from nowhere, with no hand near, is a promotion's new
+                                // piece where a pawn of its colour just left the board and it stands
+                                // on that pawn's last rank. Anything else is far more often a
+                                // misread (a tall neighbour leaning over the square, a reflection)
+                                // than a piece brought in by an arm vision missed: nothing is
+                                // invented, and the square is looked at again (it takes the piece
+                                // once one is seen gone from another square).
+                                None => {
+                                    let Some(color) = act.colour.filter(|&c| on_far_rank(c, act.square)) else {
+                                        self.refused.add(act.square);
+                                        continue;
+                                    };
+                                    let pawn = |p: &Piece| p.color == color && p.role == Role::Pawn;
+                                    if let Some(g) = self.loose.iter().rposition(|l| pawn(&l.piece)) {
+                                        self.loose.remove(g);
+                                    } else if let Some(k) = self.unattended.iter().rposition(|(p, _)| pawn(p)) {
+                                        self.unattended.remove(k);
+                                    } else {
+                                        self.refused.add(act.square);
+                                        continue;
+                                    }
+                                    Piece { color, role: act.role.unwrap_or(Role::Queen) }
+                                }
                             }
-                        },
+                        }
                     };
                     self.unheard = true;
                     self.captured_on(act.square, piece);
@@ -193,12 +217,7 @@ impl Tracker {
             // Where two squares in doubt hold a piece it may be, the square is looked at again
             // (its change counted all but once) until they show which one went.
             if carried.is_none() && self.unsure_source(id, act.square, colour, act.role) {
-                let state = match colour {
-                    Some(Color::White) => SquareState::White,
-                    Some(Color::Black) => SquareState::Black,
-                    None => SquareState::Piece,
-                };
-                self.candidate[i] = (state, self.cfg.confirm_frames.saturating_sub(1));
+                self.look_again(act.square, colour);
                 continue;
             }
             // A piece of the hand's player (of the colour seen, or of colour untold: rendered
@@ -222,6 +241,16 @@ impl Tracker {
                 self.emit(at, EventKind::Lift { hand, square: from });
                 Some(Held { piece, at, from })
             });
+            // A hand that has set a piece down elsewhere already, setting down another it was
+            // not seen lifting, waits while the square that piece would have come from is in
+            // doubt, until it shows whether its piece is still there: a piece leaning over the
+            // square beside the one just set down reads as a piece of its colour there
+            // (rendered game 30, low camera: the knight set on f6 leaning into g6, while the g7
+            // pawn the hand had adjusted was still under the arm, recorded 6... g6).
+            if carried.is_none() && self.second_unseen(id, act.square, colour, act.role) {
+                self.look_again(act.square, colour);
+                continue;
+            }
             let carried = carried.or_else(|| self.lift_unseen(id, act.square, colour, act.role));
             // A piece that left in a hand now gone comes back from off the board, so it is named:
             // for the rules that hand's pieces left with it.
@@ -267,6 +296,7 @@ impl Tracker {
             // Fingers resting on the piece just put down are not a new touch.
             if let Some(t) = self.hands.get_mut(&id) {
                 t.touched.push(act.square);
+                t.placed.add(act.square);
             }
             let color = (named.is_some() && self.hands.get(&id).is_some_and(|t| Color::from(t.side) != piece.color)).then_some(Side::from(piece.color));
             self.emit(at, EventKind::Place { hand, square: act.square, piece: named, color });
@@ -372,6 +402,27 @@ impl Tracker {
         Square::ALL.into_iter().filter(|&s| s != to && self.in_doubt(s) && self.may_have_come(s, to, colour, role, occupied)).count() >= 2
     }
 
+    /// Whether hand `id`, which set a piece down beside `to` already, would take the piece now
+    /// set on `to` from a square still in doubt (see [`lift_unseen`](Self::lift_unseen)).
+    /// Only a piece of the colour of one it set down beside `to` is waited for (one player's
+    /// hand may move for both sides: scholarsMate2019-11-18.avi), and not a castling's piece
+    /// (the rook, or the king after its rook: the second piece its side sets down in one move).
+    fn second_unseen(&self, id: u32, to: Square, colour: Option<Color>, role: Option<Role>) -> bool {
+        let Some(track) = self.hands.get(&id) else { return false };
+        let colour = colour.unwrap_or(Color::from(track.side));
+        let beside = track.placed & shakmaty::attacks::king_attacks(to);
+        beside.into_iter().any(|p| self.belief[usize::from(p)].is_some_and(|q| q.color == colour)) && self.grasps(id, to, Some(colour), role).iter().any(|&(s, _)| self.in_doubt(s) && !self.castles(s, to))
+    }
+
+    /// Whether the piece on `from` is a king or a rook that goes to `to` castling.
+    fn castles(&self, from: Square, to: Square) -> bool {
+        self.belief[usize::from(from)].is_some_and(|p| match p.role {
+            Role::Rook => castling_rook(p.color, from, to),
+            Role::King => castling_king(p.color, from, to),
+            _ => false,
+        })
+    }
+
     /// The squares hand `id` dwelt on whose piece may be the one it set down on `to` (see
     /// [`lift_unseen`](Self::lift_unseen)), each with its longest stay.
     fn grasps(&self, id: u32, to: Square, colour: Option<Color>, role: Option<Role>) -> Vec<(Square, Visit)> {
@@ -418,6 +469,12 @@ impl Tracker {
     /// over it — and the king on g8 was refused as a piece from nowhere). Where two such
     /// squares could be the source, neither is taken: a guess would be a move invented.
     fn take_arm_hidden(&mut self, to: Square, colour: Option<Color>) -> Option<(Piece, Square)> {
+        let from = self.arm_hidden_source(to, colour)?;
+        Some((self.belief[usize::from(from)].take()?, from))
+    }
+
+    /// The square [`take_arm_hidden`](Self::take_arm_hidden) would take its piece from.
+    fn arm_hidden_source(&self, to: Square, colour: Option<Color>) -> Option<Square> {
         let colour = colour?;
         let occupied = self.occupied();
         let mut found = Square::ALL.into_iter().filter(|&s| {
@@ -425,10 +482,23 @@ impl Tracker {
             s != to && self.hidden_at[j] > self.seen_at[j] && self.hid_first[j].is_some() && !self.seen_after_change(s, to) && self.may_have_come(s, to, colour, None, occupied)
         });
         let from = found.next()?;
-        if found.next().is_some() {
-            return None;
-        }
-        Some((self.belief[usize::from(from)].take()?, from))
+        found.next().is_none().then_some(from)
+    }
+
+    /// Whether an arm was over `sq` a moment ago: what stands there shows in a moment.
+    fn just_uncovered(&self, sq: Square) -> bool {
+        self.last_seen_t - self.covered_at[usize::from(sq)] < super::REVEAL_SECS
+    }
+
+    /// The change seen on `sq` (a piece of `colour`, if told) is looked at again next frame,
+    /// counted all but once, and the board is not told meanwhile.
+    fn look_again(&mut self, sq: Square, colour: Option<Color>) {
+        let state = match colour {
+            Some(Color::White) => SquareState::White,
+            Some(Color::Black) => SquareState::Black,
+            None => SquareState::Piece,
+        };
+        self.candidate[usize::from(sq)] = (state, self.cfg.confirm_frames.saturating_sub(1));
     }
 
     /// Whether `from` was seen, with its piece, after `to` began to read as it does now: that

@@ -20,7 +20,7 @@ impl Tracker {
                 let side = h.side.unwrap_or(Side::from(self.to_move));
                 let event_id = self.next_hand;
                 self.next_hand += 1;
-                let track = HandTrack { event_id, side, last_over: now.1, entered: now.1, longest: BTreeMap::new(), current: None, still: None, touched: Vec::new(), held: Vec::new(), lifted: shakmaty::Bitboard::EMPTY, acted: false };
+                let track = HandTrack { event_id, side, last_over: now.1, entered: now.1, longest: BTreeMap::new(), current: None, still: None, touched: Vec::new(), held: Vec::new(), lifted: shakmaty::Bitboard::EMPTY, placed: shakmaty::Bitboard::EMPTY, acted: false };
                 self.hands.insert(h.id, track);
                 self.emit(now, EventKind::HandEnter { hand: HandId(event_id), side });
                 self.dirty = true;
@@ -89,12 +89,13 @@ impl Tracker {
         }
     }
 
-    /// The longest stay of any hand over any of `squares`, with the hand.
-    pub(super) fn longest_on(&self, squares: shakmaty::Bitboard) -> Option<(u32, Visit)> {
+    /// The longest stay of any hand over any of `squares` that ended at `since` or later, with
+    /// the hand.
+    pub(super) fn longest_on(&self, squares: shakmaty::Bitboard, since: f64) -> Option<(u32, Visit)> {
         let mut best: Option<(u32, Visit)> = None;
         for &id in self.hands.keys() {
             for s in squares {
-                if let Some(v) = self.visit_of(id, s) {
+                if let Some(v) = self.visit_of(id, s).filter(|v| v.end.1 >= since) {
                     if best.is_none_or(|(_, b)| v.length() > b.length()) {
                         best = Some((id, v));
                     }
@@ -119,7 +120,7 @@ impl Tracker {
                 // A square the hand lifted from is not one its pieces took on: what stands there
                 // now, it set down itself.
                 let over = track.longest.keys().copied().chain(track.current.map(|(s, _)| s)).collect::<shakmaty::Bitboard>() & !track.lifted;
-                self.loose.extend(track.held.into_iter().map(|h| Loose { piece: h.piece, at: now.1, over, side: track.side, from: h.from }));
+                self.loose.extend(track.held.into_iter().map(|h| Loose { piece: h.piece, at: now.1, lifted: h.at.1, over, side: track.side, from: h.from }));
                 self.emit(now, EventKind::HandLeave { hand: HandId(track.event_id) });
             }
         }

@@ -11,6 +11,7 @@
 
 mod acts;
 mod hands;
+mod moves;
 mod stream;
 
 use std::collections::BTreeMap;
@@ -18,6 +19,7 @@ use std::collections::BTreeMap;
 use shakmaty::{Board, Color, Piece, Role, Square};
 
 use crate::types::{Event, EventKind, HandId, Observation, Placement, Side, SquareState};
+use moves::{can_stand, castling_king, castling_rook, on_far_rank, reaches};
 
 /// How long a piece that left in a hand may still turn up in another hand, seconds.
 const LOOSE_SECS: f64 = 3.0;
@@ -46,6 +48,11 @@ pub const REVEAL_SECS: f64 = 1.0;
 /// it or by vision's caution next to that arm (scholarsmate.avi: Black's arm comes in as
 /// White's, having played e4, leaves over e5), seconds.
 const REACH_SECS: f64 = 1.5;
+
+/// How long before a square was last seen as it was, with no fingertips near, a hand's stay
+/// over it may have ended and still be the one that changed it (fingertips are found a frame
+/// or a few late), seconds.
+const STAY_LAG_SECS: f64 = 0.2;
 
 /// How the tracker reads time.
 #[derive(Debug, Clone)]
@@ -108,6 +115,8 @@ struct HandTrack {
     held: Vec<Held>,
     /// Squares this hand lifted a piece from: a pawn may go diagonally to one of them.
     lifted: shakmaty::Bitboard,
+    /// Squares this hand set a piece down on.
+    placed: shakmaty::Bitboard,
     /// Whether it has lifted or set down a piece yet.
     acted: bool,
 }
@@ -127,6 +136,8 @@ struct Loose {
     piece: Piece,
     /// When the hand left.
     at: f64,
+    /// When it was lifted.
+    lifted: f64,
     /// The squares the fingertips were over on the way.
     over: shakmaty::Bitboard,
     /// Whose hand it was.
@@ -198,17 +209,24 @@ pub struct Tracker {
     last_seen_t: f64,
     fps_hint: f64,
     quiet_since: Option<f64>,
-    /// When each square was last hidden by an arm.
+    /// When each square was last hidden (by an arm, or read as no look).
     hidden_at: [f64; 64],
+    /// When an arm was last seen over each square.
+    covered_at: [f64; 64],
     /// When each square's present candidate change was first seen.
     changed_at: [f64; 64],
     /// When each square was last seen (not hidden), and, for a square seen changed, when it was
     /// last seen as it was before: the change was made at some time in between.
     seen_at: [f64; 64],
     unchanged_at: [f64; 64],
+    /// When each square was last seen as the tracker believes it with no fingertips on it or
+    /// beside it and no arm over it: a hand's stay that ended before then did not change it.
+    clear_at: [f64; 64],
     /// Whose arm first hid each square in the spell it was last hidden, where an arm (over it
     /// or next to it) did.
     hid_first: [Option<Side>; 64],
+    /// When that spell began.
+    hid_since: [f64; 64],
     /// The colour each square last read as told (`None`: empty), from the start board on: a
     /// piece of colour untold is taken for a capture only where the colour it replaces is the
     /// one last read there, so that the taker, once believed, is not taken back.
@@ -237,7 +255,7 @@ impl Tracker {
         let candidate = std::array::from_fn(|i| (SquareState::of(belief[i]), 0));
         let told = belief.map(|p| p.map(|p| p.color));
         let (next_hand, to_move) = (cfg.first_hand, cfg.to_move);
-        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], told, refused: shakmaty::Bitboard::EMPTY, dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
+        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], covered_at: [f64::NEG_INFINITY; 64], changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], clear_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], hid_since: [f64::NEG_INFINITY; 64], told, refused: shakmaty::Bitboard::EMPTY, dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
     }
 
     /// The squares the tracker believes hold a piece.
@@ -386,12 +404,17 @@ impl Tracker {
 
     fn confirm_changes(&mut self, obs: &Observation, covered: &[Square]) -> Vec<Act> {
         let mut acts = Vec::new();
+        let near: shakmaty::Bitboard = obs.hands.iter().filter_map(|h| h.extremity_square).fold(covered.iter().copied().collect(), |b, tip| b | shakmaty::attacks::king_attacks(tip).with(tip));
         for sq in Square::ALL {
             let i = usize::from(sq);
             let Some(seen) = obs.squares.get(i).map(|s| s.state) else { continue };
+            if covered.contains(&sq) {
+                self.covered_at[i] = obs.t;
+            }
             if seen == SquareState::Occluded || covered.contains(&sq) {
                 if self.hidden_at[i] <= self.seen_at[i] {
                     self.hid_first[i] = self.hider(obs, sq);
+                    self.hid_since[i] = obs.t;
                 }
                 self.hidden_at[i] = obs.t;
                 continue;
@@ -405,6 +428,9 @@ impl Tracker {
             // A piece of colour untold where one stands is no change: vision could not tell
             // its colour, not that it changed.
             if seen.fits(self.belief[i]) {
+                if !near.contains(sq) {
+                    self.clear_at[i] = obs.t;
+                }
                 self.candidate[i] = (settled, 0);
                 self.refused.discard(sq);
                 continue;
@@ -441,11 +467,22 @@ impl Tracker {
             // changed any time while it was (rendered game 55: White's Qxd3, made by an arm
             // vision did not see while d1 and d3 were hidden, was credited to Black's hand that
             // came in later and rested next to d3). Or one of the player whose arm first hid the
-            // square: an arm seen again under a new id is the same player's.
+            // square, if the change was first seen after: an arm seen again under a new id is the
+            // same player's. A change seen before that arm hid the square is not its doing
+            // (rendered game 185: g6, misread as black beside the f6 knight for half a minute,
+            // hidden by Black's arm bringing the bishop to g4, was given the bishop).
             let (changed, unchanged) = (self.changed_at[i], self.unchanged_at[i]);
-            let could_have = |t: &HandTrack| t.entered <= unchanged + REACH_SECS || self.hid_first[i] == Some(t.side);
+            let hid_then = self.hid_since[i] <= changed;
+            let could_have = |t: &HandTrack| t.entered <= unchanged + REACH_SECS || (hid_then && self.hid_first[i] == Some(t.side));
             let came_before = |(id, _): &(u32, Visit)| self.hands.get(id).is_some_and(could_have);
-            let who = self.longest_on(shakmaty::Bitboard::from_square(sq)).or_else(|| self.longest_on(shakmaty::attacks::king_attacks(sq))).filter(came_before);
+            // Nor a stay that ended before the square was last seen as it was with no fingertips
+            // near: the change came later (rendered game 30: g6, dated by the fingertips' stay
+            // over the g7 pawn they adjusted, which ended before g6 was seen empty for half a
+            // second and the knight set on f6 leaned into it, was taken for that pawn's move,
+            // before the knight's). Seen as it was with fingertips near, a square may be a
+            // piece set down that vision has not yet taken in.
+            let since = self.clear_at[i] - STAY_LAG_SECS;
+            let who = self.longest_on(shakmaty::Bitboard::from_square(sq), since).or_else(|| self.longest_on(shakmaty::attacks::king_attacks(sq), since)).filter(came_before);
             // A change no hand was near must last much longer before it counts: it is far more
             // often a misread (an arm not seen, a reflection) than a piece falling over.
             let needed = if who.is_some() {
@@ -536,49 +573,6 @@ impl Tracker {
     }
 }
 
-/// Whether `sq` is on the rank where `color`'s pawns promote.
-fn on_far_rank(color: Color, sq: Square) -> bool {
-    sq.rank() == if color == Color::White { shakmaty::Rank::Eighth } else { shakmaty::Rank::First }
-}
-
-/// Whether a piece brought from off the board can be this one standing there: a pawn never
-/// stands on the first or last rank, so a piece set there from off the board after a pawn left
-/// is the promoted piece, not the pawn come back. (A pawn carried there in the hand that lifted
-/// it is still that pawn: the rules judge it.)
-fn can_stand(p: Piece, sq: Square) -> bool {
-    p.role != Role::Pawn || !matches!(sq.rank(), shakmaty::Rank::First | shakmaty::Rank::Eighth)
-}
-
-/// Whether `piece` on `from` could move to `to` on a board with `occupied` squares (any
-/// capture allowed): enough to pick which hidden square a piece came from. A pawn goes
-/// diagonally only onto a `victim`, or from the rank where it can take en passant: a knight
-/// brought past its pawns is not one of them stepping aside. A king castles two files over, and
-/// its rook past it.
-fn reaches(piece: Piece, from: Square, to: Square, occupied: shakmaty::Bitboard, victim: bool) -> bool {
-    use shakmaty::attacks;
-    match piece.role {
-        Role::Pawn => {
-            let forward: i32 = if piece.color == Color::White { 1 } else { -1 };
-            let df = u32::from(to.file()) as i32 - u32::from(from.file()) as i32;
-            let dr = u32::from(to.rank()) as i32 - u32::from(from.rank()) as i32;
-            let en_passant = from.rank() == if piece.color == Color::White { shakmaty::Rank::Fifth } else { shakmaty::Rank::Fourth };
-            (df == 0 && dr == forward) || (df.abs() == 1 && dr == forward && (victim || en_passant)) || (df == 0 && dr == 2 * forward)
-        }
-        Role::King => attacks::king_attacks(from).contains(to) || (from.file() == shakmaty::File::E && (u32::from(to.file()) as i32 - 4).abs() == 2 && to.rank() == from.rank()),
-        // Castling's rook passes its king, already beside it.
-        Role::Rook if castling_rook(piece.color, from, to) => true,
-        role => attacks::attacks(from, Piece { color: piece.color, role }, occupied).contains(to),
-    }
-}
-
-/// Whether a rook of `color` going `from` → `to` is a castling rook's move: from its corner
-/// to the square the king passes over, on its own first rank.
-fn castling_rook(color: Color, from: Square, to: Square) -> bool {
-    use shakmaty::File;
-    let first = color.fold_wb(shakmaty::Rank::First, shakmaty::Rank::Eighth);
-    from.rank() == first && to.rank() == first && matches!((from.file(), to.file()), (File::H, File::F) | (File::A, File::D))
-}
-
 fn colour(s: SquareState) -> Option<Color> {
     match s {
         SquareState::White => Some(Color::White),
@@ -600,6 +594,8 @@ mod who;
 
 #[cfg(test)]
 mod hidden_lift;
+#[cfg(test)]
+mod leaning;
 
 #[cfg(test)]
 mod agree;

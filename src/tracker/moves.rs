@@ -1,0 +1,56 @@
+//! Where a piece can go, as far as the tracker needs to know to pick which square a piece seen
+//! arriving came from: the moves of the pieces on the board as it stands, with any capture
+//! allowed, castling's two pieces, and where pawns cannot stand.
+
+use shakmaty::{Color, Piece, Role, Square};
+
+/// Whether `sq` is on the rank where `color`'s pawns promote.
+pub(super) fn on_far_rank(color: Color, sq: Square) -> bool {
+    sq.rank() == if color == Color::White { shakmaty::Rank::Eighth } else { shakmaty::Rank::First }
+}
+
+/// Whether a piece brought from off the board can be this one standing there: a pawn never
+/// stands on the first or last rank, so a piece set there from off the board after a pawn left
+/// is the promoted piece, not the pawn come back. (A pawn carried there in the hand that lifted
+/// it is still that pawn: the rules judge it.)
+pub(super) fn can_stand(p: Piece, sq: Square) -> bool {
+    p.role != Role::Pawn || !matches!(sq.rank(), shakmaty::Rank::First | shakmaty::Rank::Eighth)
+}
+
+/// Whether `piece` on `from` could move to `to` on a board with `occupied` squares (any
+/// capture allowed): enough to pick which hidden square a piece came from. A pawn goes
+/// diagonally only onto a `victim`, or from the rank where it can take en passant: a knight
+/// brought past its pawns is not one of them stepping aside. A king castles two files over, and
+/// its rook past it.
+pub(super) fn reaches(piece: Piece, from: Square, to: Square, occupied: shakmaty::Bitboard, victim: bool) -> bool {
+    use shakmaty::attacks;
+    match piece.role {
+        Role::Pawn => {
+            let forward: i32 = if piece.color == Color::White { 1 } else { -1 };
+            let df = u32::from(to.file()) as i32 - u32::from(from.file()) as i32;
+            let dr = u32::from(to.rank()) as i32 - u32::from(from.rank()) as i32;
+            let en_passant = from.rank() == if piece.color == Color::White { shakmaty::Rank::Fifth } else { shakmaty::Rank::Fourth };
+            (df == 0 && dr == forward) || (df.abs() == 1 && dr == forward && (victim || en_passant)) || (df == 0 && dr == 2 * forward)
+        }
+        Role::King => attacks::king_attacks(from).contains(to) || (from.file() == shakmaty::File::E && (u32::from(to.file()) as i32 - 4).abs() == 2 && to.rank() == from.rank()),
+        // Castling's rook passes its king, already beside it.
+        Role::Rook if castling_rook(piece.color, from, to) => true,
+        role => attacks::attacks(from, Piece { color: piece.color, role }, occupied).contains(to),
+    }
+}
+
+/// Whether a rook of `color` going `from` → `to` is a castling rook's move: from its corner
+/// to the square the king passes over, on its own first rank.
+pub(super) fn castling_rook(color: Color, from: Square, to: Square) -> bool {
+    use shakmaty::File;
+    let first = color.fold_wb(shakmaty::Rank::First, shakmaty::Rank::Eighth);
+    from.rank() == first && to.rank() == first && matches!((from.file(), to.file()), (File::H, File::F) | (File::A, File::D))
+}
+
+/// Whether a king of `color` going `from` → `to` is a castling king's move: from its own square
+/// two files over, on its own first rank.
+pub(super) fn castling_king(color: Color, from: Square, to: Square) -> bool {
+    use shakmaty::File;
+    let first = color.fold_wb(shakmaty::Rank::First, shakmaty::Rank::Eighth);
+    from.rank() == first && to.rank() == first && from.file() == File::E && matches!(to.file(), File::G | File::C)
+}
