@@ -1,7 +1,8 @@
 //! A tall piece seen from a low camera leans over the square behind it, which then reads as a
 //! piece of its colour for as long as the piece stands (rendered game 30: the knight set on f6
 //! leaning into g6). Such a square must take no piece: not one the arm hid a moment before, nor
-//! one a hand carries off later.
+//! one a hand carries off later. Waiting to see where a piece came from must not hold back
+//! castling or the side to move, whose squares may be misread the same way once uncovered.
 
 use super::testkit::{Reel, moved, read_as};
 use super::*;
