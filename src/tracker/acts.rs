@@ -5,7 +5,7 @@
 
 use shakmaty::{Color, Piece, Role, Square};
 
-use super::{Act, HandTrack, Held, LOOSE_SECS, Tracker, Visit, can_stand, castling_king, castling_rook, on_far_rank, reaches};
+use super::{Act, HandTrack, Held, LOOSE_SECS, Tracker, Visit, can_stand, castling, on_far_rank, reaches};
 use crate::types::{EventKind, HandId, Side, SquareState};
 
 /// A stay counts as where a hand grasped the piece it set down if it lasted at least this share
@@ -103,12 +103,13 @@ impl Tracker {
                             // game 50's 17... O-O: the e7 bishop leaning over e8); so do both
                             // pieces of a castling, the second set down after the side moved
                             // (rendered game 185's 5. O-O).
+                            let hidden = if emptied.is_none() { self.arm_hidden_source(act.square, act.colour) } else { None };
                             let again = act.colour.is_some_and(|c| c != self.to_move);
-                            if emptied.is_none() && again && self.arm_hidden_source(act.square, act.colour).is_some_and(|s| self.just_uncovered(s) && !self.castles(s, act.square)) {
+                            if again && hidden.is_some_and(|s| self.just_uncovered(s) && !self.castles(s, act.square)) {
                                 self.look_again(act.square, act.colour);
                                 continue;
                             }
-                            match emptied.or_else(|| self.take_arm_hidden(act.square, act.colour)) {
+                            match emptied.or_else(|| hidden.and_then(|s| self.belief[usize::from(s)].take().map(|p| (p, s)))) {
                                 Some((piece, _)) => piece,
                                 // A piece seen gone that could not have come here, while a square
                                 // whose piece could have is still unseen or being seen emptied: the
@@ -414,13 +415,9 @@ impl Tracker {
         beside.into_iter().any(|p| self.belief[usize::from(p)].is_some_and(|q| q.color == colour)) && self.grasps(id, to, Some(colour), role).iter().any(|&(s, _)| self.in_doubt(s) && !self.castles(s, to))
     }
 
-    /// Whether the piece on `from` is a king or a rook that goes to `to` castling.
+    /// Whether the piece on `from` goes to `to` castling.
     fn castles(&self, from: Square, to: Square) -> bool {
-        self.belief[usize::from(from)].is_some_and(|p| match p.role {
-            Role::Rook => castling_rook(p.color, from, to),
-            Role::King => castling_king(p.color, from, to),
-            _ => false,
-        })
+        self.belief[usize::from(from)].is_some_and(|p| castling(p, from, to))
     }
 
     /// The squares hand `id` dwelt on whose piece may be the one it set down on `to` (see
@@ -462,18 +459,12 @@ impl Tracker {
         self.unattended.retain(|(p, from)| *from != sq || p.color == piece.color);
     }
 
-    /// The piece of `colour` that could have gone to `to` from the one square an arm hid that is
-    /// still unseen since: what the arm did there is not known, and a piece of that colour
-    /// turning up where it could have come from says it left (rendered game 50's 17... O-O: the
-    /// arm seen only in part, e8 fit no look from the king's lift on — the e7 bishop leaning
-    /// over it — and the king on g8 was refused as a piece from nowhere). Where two such
-    /// squares could be the source, neither is taken: a guess would be a move invented.
-    fn take_arm_hidden(&mut self, to: Square, colour: Option<Color>) -> Option<(Piece, Square)> {
-        let from = self.arm_hidden_source(to, colour)?;
-        Some((self.belief[usize::from(from)].take()?, from))
-    }
-
-    /// The square [`take_arm_hidden`](Self::take_arm_hidden) would take its piece from.
+    /// The one square an arm hid, still unseen since, whose piece (of `colour`) could have gone
+    /// to `to`: what the arm did there is not known, and a piece of that colour turning up where
+    /// it could have come from says it left (rendered game 50's 17... O-O: the arm seen only in
+    /// part, e8 fit no look from the king's lift on — the e7 bishop leaning over it — and the
+    /// king on g8 was refused as a piece from nowhere). Where two such squares could be the
+    /// source, neither is: a guess would be a move invented.
     fn arm_hidden_source(&self, to: Square, colour: Option<Color>) -> Option<Square> {
         let colour = colour?;
         let occupied = self.occupied();

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use shakmaty::{Board, Color, Piece, Role, Square};
 
 use crate::types::{Event, EventKind, HandId, Observation, Placement, Side, SquareState};
-use moves::{can_stand, castling_king, castling_rook, on_far_rank, reaches};
+use moves::{can_stand, castling, on_far_rank, reaches};
 
 /// How long a piece that left in a hand may still turn up in another hand, seconds.
 const LOOSE_SECS: f64 = 3.0;
@@ -408,10 +408,11 @@ impl Tracker {
         for sq in Square::ALL {
             let i = usize::from(sq);
             let Some(seen) = obs.squares.get(i).map(|s| s.state) else { continue };
-            if covered.contains(&sq) {
+            let under_arm = covered.contains(&sq);
+            if under_arm {
                 self.covered_at[i] = obs.t;
             }
-            if seen == SquareState::Occluded || covered.contains(&sq) {
+            if seen == SquareState::Occluded || under_arm {
                 if self.hidden_at[i] <= self.seen_at[i] {
                     self.hid_first[i] = self.hider(obs, sq);
                     self.hid_since[i] = obs.t;

@@ -41,15 +41,25 @@ pub(super) fn reaches(piece: Piece, from: Square, to: Square, occupied: shakmaty
 
 /// Whether a rook of `color` going `from` → `to` is a castling rook's move: from its corner
 /// to the square the king passes over, on its own first rank.
-pub(super) fn castling_rook(color: Color, from: Square, to: Square) -> bool {
+fn castling_rook(color: Color, from: Square, to: Square) -> bool {
     use shakmaty::File;
     let first = color.fold_wb(shakmaty::Rank::First, shakmaty::Rank::Eighth);
     from.rank() == first && to.rank() == first && matches!((from.file(), to.file()), (File::H, File::F) | (File::A, File::D))
 }
 
+/// Whether `piece` going `from` → `to` is one of a castling's two moves: the king's or the
+/// rook's.
+pub(super) fn castling(piece: Piece, from: Square, to: Square) -> bool {
+    match piece.role {
+        Role::Rook => castling_rook(piece.color, from, to),
+        Role::King => castling_king(piece.color, from, to),
+        _ => false,
+    }
+}
+
 /// Whether a king of `color` going `from` → `to` is a castling king's move: from its own square
 /// two files over, on its own first rank.
-pub(super) fn castling_king(color: Color, from: Square, to: Square) -> bool {
+fn castling_king(color: Color, from: Square, to: Square) -> bool {
     use shakmaty::File;
     let first = color.fold_wb(shakmaty::Rank::First, shakmaty::Rank::Eighth);
     from.rank() == first && to.rank() == first && from.file() == File::E && matches!(to.file(), File::G | File::C)
