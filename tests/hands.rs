@@ -5,9 +5,9 @@
 
 use touchmove::sim::camera::{Camera, square_at};
 use touchmove::sim::render::Renderer;
-use touchmove::sim::scenes::{STAGED_NAMES, staged_scene};
+use touchmove::sim::scenes::{STAGED_NAMES, game_scene, staged_scene};
 use touchmove::sim::timeline;
-use touchmove::types::{BoardGeometry, ImageSide};
+use touchmove::types::{BoardGeometry, EventKind, ImageSide, Side};
 use touchmove::vision::geometry::Pose;
 use touchmove::vision::hands::HandDetector;
 use touchmove::vision::rectify::Rectifier;
@@ -15,9 +15,23 @@ use touchmove::vision::rectify::Rectifier;
 #[test]
 fn hand_count_and_fingertip_square_on_rendered_scenes() {
     let (mut frames, mut count_right, mut tips, mut tips_right) = (0, 0, 0, 0);
+    let (mut touches, mut touches_right) = (0, 0);
+    let mut touch_misses = Vec::new();
     let mut confusion = std::collections::BTreeMap::new();
-    for (k, &(_, staged)) in STAGED_NAMES.iter().enumerate().take(6) {
-        let mut scene = staged_scene(staged, 20 + k as u64);
+    // Six breach scenes, and an opening under four more looks (each of its moves a grasp).
+    let line = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "e1g1", "e8g8"];
+    let mut pos = shakmaty::Chess::default();
+    let moves: Vec<_> = line
+        .iter()
+        .map(|u| {
+            let m = u.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&pos).unwrap();
+            shakmaty::Position::play_unchecked(&mut pos, m);
+            m
+        })
+        .collect();
+    let staged = STAGED_NAMES.iter().take(6).enumerate().map(|(k, &(_, s))| staged_scene(s, 20 + k as u64));
+    let games = [1u64, 2, 5, 7].map(|seed| game_scene(&shakmaty::Chess::default(), &moves, seed));
+    for (k, mut scene) in staged.chain(games).enumerate() {
         scene.camera.width = 640;
         scene.camera.height = 360;
         let tl = timeline::run(&scene).unwrap();
@@ -27,7 +41,14 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
         let mut renderer = Renderer::new(cam.clone(), &scene.style, scene.seed).unwrap();
         let pose = Pose::from_board(&g, scene.camera.width as f64, scene.camera.height as f64);
         let mut detector = HandDetector::with_pose(pose);
-        for world in &tl.frames {
+        // The frames where a hand's fingers are on a piece: a touch, or the grasp that lifts it.
+        let mut touched = std::collections::BTreeMap::new();
+        for e in &tl.events {
+            if let (Some(f), EventKind::Touch { hand, square } | EventKind::Lift { hand, square }) = (e.frame, &e.kind) {
+                touched.insert(f as usize, (hand.0, *square));
+            }
+        }
+        for (f, world) in tl.frames.iter().enumerate() {
             let (img, _) = renderer.render(world).unwrap();
             let view = rect.warp(&img).unwrap();
             // Arms reaching over the playing area: what the tracker acts on.
@@ -39,6 +60,17 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
             frames += 1;
             if hands.len() == truth.len() {
                 count_right += 1;
+            }
+            if let Some(&(id, square)) = touched.get(&f) {
+                // The arm of the touching hand's player: the one whose fingertips should be there.
+                let side = world.hands.iter().find(|h| h.id == id).map(|h| Side::from(h.side));
+                let theirs: Vec<_> = hands.iter().filter(|h| h.side == side).collect();
+                touches += 1;
+                if theirs.iter().any(|h| h.extremity_square == Some(square)) {
+                    touches_right += 1;
+                } else {
+                    touch_misses.push((k, f, square, theirs.iter().map(|h| h.extremity_square).collect::<Vec<_>>()));
+                }
             }
             if let ([h], [t]) = (hands.as_slice(), truth.as_slice()) {
                 tips += 1;
@@ -52,11 +84,20 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     let count_rate = count_right as f64 / frames as f64;
     let tip_rate = tips_right as f64 / tips.max(1) as f64;
     println!("hand count right in {count_right}/{frames} frames ({:.1}%), fingertip square right in {tips_right}/{tips} ({:.1}%)", count_rate * 100.0, tip_rate * 100.0);
-    // Measured here: about 88% and 62%. The misses: an arm seen a few frames late as it comes
-    // in over the board's edge (or early, its shadow first), one arm seen as two, and the far
-    // end of a hand's silhouette, which lies past what the fingers hold, near a square's edge. The issue's targets (99% and 95%) are not
-    // met yet; these bounds guard against getting worse meanwhile.
-    assert!(count_rate > 0.78, "{count_rate}");
+    let touch_rate = touches_right as f64 / touches.max(1) as f64;
+    println!("touched square right in {touches_right}/{touches} touches ({:.1}%); missed (scene, frame, square, read): {touch_misses:?}", touch_rate * 100.0);
+    // Measured here: hand count 94%, the fingertips' square 65% of all frames with one arm (most
+    // of them arms travelling above the pieces, whose tips are not at a piece's height) and 85%
+    // of the touches and grasps (issue #4 asks 99% and 95%). The misses: an arm seen a few
+    // frames late as it comes in over the board's edge (or early, its shadow first), one arm
+    // seen as two; at touches, mostly castling: the rook grasped beside the king just set down,
+    // which the silhouette still joins to the hand (its far end is then the king's), and the king
+    // grasped from the side at the first rank, the arm over the table the table's colour, so
+    // that only the fingers over the board's border show. These bounds guard against getting
+    // worse meanwhile.
+    assert!(count_rate > 0.9, "{count_rate}");
+    assert!(tip_rate > 0.6, "{tip_rate}");
+    assert!(touch_rate > 0.8, "{touch_rate}");
     assert!(tip_rate > 0.5, "{tip_rate}");
 }
 
