@@ -50,6 +50,8 @@ pub struct Vision {
     unfit: [u16; 64],
     /// Per square: what it last surely showed while the board's look held.
     sure: [SquareState; 64],
+    /// Per square: what it reads otherwise than `sure`, and for how many frames in a row.
+    steady: [(SquareState, u16); 64],
     /// Frames in a row the board's look has been changed as a whole.
     relook: u16,
     /// Names the piece a promotion sets down; or why pieces cannot be named.
@@ -159,7 +161,7 @@ impl Vision {
         hands.set_picture(rect.within_picture(first.size()?)?);
         hands.detect(&rect, &view)?;
         let promotions = Promotions::new(&geometry, first, known);
-        Ok(Vision { geometry, rect, squares, memory, hands, learned, unfit: [0; 64], sure: SquareState::of_board(known), relook: 0, promotions })
+        Ok(Vision { geometry, rect, squares, memory, hands, learned, unfit: [0; 64], sure: SquareState::of_board(known), steady: [(SquareState::Occluded, 0); 64], relook: 0, promotions })
     }
 
     /// Why promoted pieces cannot be named (recorded as queens), if they cannot.
@@ -219,16 +221,34 @@ impl Vision {
                 *obs = crate::types::SquareObs::OCCLUDED;
             }
         } else {
-            for (sure, obs) in self.sure.iter_mut().zip(&squares) {
-                if matches!(obs.state, SquareState::Empty | SquareState::White | SquareState::Black) && obs.confidence >= SURE {
-                    *sure = obs.state;
-                }
-            }
+            renew_sure(&mut self.sure, &mut self.steady, &squares);
         }
         if let Ok(p) = self.promotions.as_mut() {
             p.name(frame, &mut squares);
         }
         Ok(Observation { frame: index, t, squares, hands, clock: None, board_lost: false })
+    }
+}
+
+/// While the board's look holds: a square read surely is so; and one read the same way,
+/// otherwise than it surely was, for [`UNFIT_FRAMES`] in a row, though never surely (a
+/// neighbour's head leaning over it, a shadow), is so too. Left as it surely was, such a square
+/// counted towards every later change of the whole look: two of them with a castling's four
+/// squares read as the light changing, and rendered game 95's last move was never seen.
+fn renew_sure(sure: &mut [SquareState; 64], steady: &mut [(SquareState, u16); 64], squares: &[crate::types::SquareObs]) {
+    for ((sure, steady), obs) in sure.iter_mut().zip(steady.iter_mut()).zip(squares) {
+        let clear = matches!(obs.state, SquareState::Empty | SquareState::White | SquareState::Black);
+        if clear && obs.confidence >= SURE {
+            *sure = obs.state;
+        }
+        *steady = match *steady {
+            _ if !clear || obs.state == *sure => (obs.state, 0),
+            (state, n) if state == obs.state => (state, n.saturating_add(1)),
+            _ => (obs.state, 1),
+        };
+        if steady.1 >= UNFIT_FRAMES {
+            *sure = obs.state;
+        }
     }
 }
 
@@ -311,6 +331,41 @@ mod tests {
         squares[usize::from(Square::A1)] = SquareObs::OCCLUDED;
         squares[usize::from(Square::B1)] = SquareObs { state: SquareState::Piece, confidence: 0.5, role: None };
         assert_eq!(read_otherwise(&squares, &sure, &unfit).iter().filter(|&&d| d).count(), 4);
+    }
+
+    #[test]
+    fn a_square_read_steadily_otherwise_is_so_though_never_surely() {
+        use crate::types::SquareObs;
+        let mut sure = SquareState::of_board(&shakmaty::Board::default());
+        let mut steady = [(SquareState::Occluded, 0); 64];
+        let mut squares: Vec<SquareObs> = sure.iter().map(|&state| SquareObs { state, confidence: 1.0, role: None }).collect();
+        let (h1, e2, a2) = (usize::from(Square::H1), usize::from(Square::E2), usize::from(Square::A2));
+        // h1 left, read empty but never surely; e2 flickers between empty and white; a2 read
+        // empty surely at once.
+        squares[h1] = SquareObs { state: SquareState::Empty, confidence: 0.8, role: None };
+        squares[a2] = SquareObs { state: SquareState::Empty, confidence: 0.95, role: None };
+        for k in 0..UNFIT_FRAMES - 1 {
+            squares[e2] = SquareObs { state: if k % 2 == 0 { SquareState::Empty } else { SquareState::White }, confidence: 0.8, role: None };
+            renew_sure(&mut sure, &mut steady, &squares);
+        }
+        assert_eq!((sure[h1], sure[a2]), (SquareState::White, SquareState::Empty), "not yet: a moment's misreading is not how a square is");
+        renew_sure(&mut sure, &mut steady, &squares);
+        assert_eq!(sure[h1], SquareState::Empty);
+        assert_eq!(sure[e2], SquareState::White, "a flicker is never steady");
+        // Hidden for a frame, the count starts again.
+        squares[h1] = SquareObs { state: SquareState::White, confidence: 0.8, role: None };
+        for _ in 0..UNFIT_FRAMES - 2 {
+            renew_sure(&mut sure, &mut steady, &squares);
+        }
+        squares[h1] = SquareObs::OCCLUDED;
+        renew_sure(&mut sure, &mut steady, &squares);
+        squares[h1] = SquareObs { state: SquareState::White, confidence: 0.8, role: None };
+        for _ in 0..UNFIT_FRAMES - 1 {
+            renew_sure(&mut sure, &mut steady, &squares);
+        }
+        assert_eq!(sure[h1], SquareState::Empty);
+        renew_sure(&mut sure, &mut steady, &squares);
+        assert_eq!(sure[h1], SquareState::White);
     }
 
     #[test]
