@@ -31,7 +31,14 @@ impl Tracker {
     /// vanished. A hand takes only with its own player's pieces: one of the opponent's in it
     /// is a piece it took and is carrying off.
     pub(super) fn untold_taker(&self, sq: Square, seen: SquareState, now: f64) -> Option<SquareState> {
-        let stood = self.belief[usize::from(sq)].filter(|p| seen == SquareState::Piece && self.told[usize::from(sq)] == Some(p.color))?;
+        // Where the colour last read is the one believed, or the other one read over it (the
+        // taker's colour seen for a moment before it read untold: rendered game 230's 3...
+        // dxe4, the black pawn read black once as the arm left, then untold, kept the white
+        // pawn and lost the game). Not where the taker is believed and the victim's colour was
+        // the last read: the taker is not taken back.
+        let i = usize::from(sq);
+        let changed_colour = |p: &Piece| self.told[i] == Some(p.color) || (self.told[i] == Some(!p.color) && self.told_over[i] == Some(p.color));
+        let stood = self.belief[i].filter(|p| seen == SquareState::Piece && changed_colour(p))?;
         let takes = |p: &Piece| p.color != stood.color && can_stand(*p, sq);
         let own = |p: &Piece, side: Side| p.color == Color::from(side);
         let held = self.hands.iter().filter(|(id, _)| self.visit_of(**id, sq).is_some()).find_map(|(_, t)| t.held.iter().rev().map(|h| &h.piece).find(|p| takes(p) && own(p, t.side)));

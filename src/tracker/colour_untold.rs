@@ -266,8 +266,13 @@ fn a_piece_seen_gone_with_no_hand_near_is_not_reported_missing_while_it_may_turn
 }
 
 /// 1. c4 d5, then White's pawn lifted from c4 by an arm that goes over `via` and leaves; the
-/// pawn is never seen set down, and d5 reads as a piece of colour untold from then on.
+/// pawn is never seen set down, and d5 reads as a piece of colour untold from then on (after
+/// reading white for a frame as the arm leaves, where `white_first`).
 fn pawn_takes_on_d5_untold(via: Square) -> (Board, Tracker, Vec<Event>) {
+    pawn_takes_on_d5(via, false)
+}
+
+fn pawn_takes_on_d5(via: Square, white_first: bool) -> (Board, Tracker, Vec<Event>) {
     let start = moved(&Board::default(), &[(Square::C2, Square::C4), (Square::D7, Square::D5)]);
     let mut lifted = start.clone();
     lifted.discard_piece_at(Square::C4);
@@ -278,6 +283,7 @@ fn pawn_takes_on_d5_untold(via: Square) -> (Board, Tracker, Vec<Event>) {
         let o = match n {
             1..10 => frame(n, &start, &[], Some(white_arm(Square::C4))),
             10..20 => frame(n, &lifted, &[], Some(white_arm(via))),
+            20 if white_first => frame(n, &after, &[], None),
             _ => frame(n, &after, &[Square::D5], None),
         };
         events.extend(t.observe(&o));
@@ -291,6 +297,13 @@ fn a_piece_of_colour_untold_where_a_hand_took_with_the_piece_it_carried_off_is_t
     let (after, t, events) = pawn_takes_on_d5_untold(Square::D5);
     assert_eq!(t.board(), after, "{events:?}");
     assert_eq!(last_board(&events), Some(Placement::from(&after).to_string()));
+}
+
+/// Rendered game 230's 3... dxe4: the taker read in its colour for a moment, then untold.
+#[test]
+fn a_piece_of_colour_untold_after_the_takers_colour_was_seen_there_is_the_taker() {
+    let (after, t, events) = pawn_takes_on_d5(Square::D5, true);
+    assert_eq!(t.board(), after, "{events:?}");
 }
 
 #[test]

@@ -231,6 +231,8 @@ pub struct Tracker {
     /// piece of colour untold is taken for a capture only where the colour it replaces is the
     /// one last read there, so that the taker, once believed, is not taken back.
     told: [Option<Color>; 64],
+    /// The colour believed on each square when it was last read as told.
+    told_over: [Option<Color>; 64],
     /// Squares whose change was taken and found to be no act (a piece from nowhere): still
     /// looked at, but no snapshot waits for them.
     refused: shakmaty::Bitboard,
@@ -255,7 +257,7 @@ impl Tracker {
         let candidate = std::array::from_fn(|i| (SquareState::of(belief[i]), 0));
         let told = belief.map(|p| p.map(|p| p.color));
         let (next_hand, to_move) = (cfg.first_hand, cfg.to_move);
-        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], covered_at: [f64::NEG_INFINITY; 64], changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], clear_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], hid_since: [f64::NEG_INFINITY; 64], told, refused: shakmaty::Bitboard::EMPTY, dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
+        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], covered_at: [f64::NEG_INFINITY; 64], changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], clear_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], hid_since: [f64::NEG_INFINITY; 64], told, told_over: told, refused: shakmaty::Bitboard::EMPTY, dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
     }
 
     /// The squares the tracker believes hold a piece.
@@ -282,6 +284,7 @@ impl Tracker {
             self.belief[usize::from(sq)] = p;
             self.candidate[usize::from(sq)] = (SquareState::of(p), 0);
             self.told[usize::from(sq)] = p.map(|p| p.color);
+            self.told_over[usize::from(sq)] = p.map(|p| p.color);
         }
         self.unattended.clear();
         self.loose.clear();
@@ -424,6 +427,7 @@ impl Tracker {
             let settled = SquareState::of(self.belief[i]);
             if seen != SquareState::Piece {
                 self.told[i] = colour(seen);
+                self.told_over[i] = self.belief[i].map(|p| p.color);
             }
             let seen = self.untold_taker(sq, seen, obs.t).unwrap_or(seen);
             // A piece of colour untold where one stands is no change: vision could not tell
