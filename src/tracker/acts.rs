@@ -278,11 +278,17 @@ impl Tracker {
                     // piece the hand brought from a square vision did not see it leave, or a
                     // misread; the square is looked at again, and takes the piece once one is
                     // seen gone from another square.
+                    // And only where a pawn of that colour could have promoted: a black piece set on
+                    // the first rank with no black pawn near it is one whose lift vision has not
+                    // confirmed yet (rendered game 255's 8... Bxd1: the bishop's g4, read as still
+                    // held by the knight leaning over it, was confirmed empty after the taker was
+                    // set down on d1, which took it for a promoted knight and lost the game).
                     let promoting = || Color::ALL.into_iter().find(|&c| on_far_rank(c, act.square));
                     let promoted = match colour {
                         Some(c) => on_far_rank(c, act.square).then_some(c),
                         None => act.role.and_then(|_| promoting()),
-                    };
+                    }
+                    .filter(|&c| self.may_promote(c));
                     let Some(color) = promoted else {
                         self.refused.add(act.square);
                         continue;
@@ -378,6 +384,18 @@ impl Tracker {
     /// a pawn to the knight behind it may rest as long over the pawn on its way, but it grasps
     /// the knight last (rendered game 85: 2. Nf3 read as 2. f3). Its lift is written now, timed
     /// by that dwell; when the square is uncovered and seen empty, nothing more happens.
+    /// Whether a pawn of `color` is where a promotion comes from: on the rank before its last,
+    /// or on the last (set there before the swap), standing, in a hand, or seen gone from there.
+    fn may_promote(&self, color: Color) -> bool {
+        let pawn = Piece { color, role: Role::Pawn };
+        let near_end = |sq: Square| [shakmaty::Rank::Seventh, shakmaty::Rank::Eighth].contains(&color.relative_rank(sq.rank()));
+        let standing = Square::ALL.into_iter().any(|sq| self.belief[usize::from(sq)] == Some(pawn) && near_end(sq));
+        let held = self.hands.values().flat_map(|t| &t.held).any(|h| h.piece == pawn && near_end(h.from));
+        let loose = self.loose.iter().any(|l| l.piece == pawn && near_end(l.from));
+        let gone = self.unattended.iter().any(|&(p, from)| p == pawn && near_end(from));
+        standing || held || loose || gone
+    }
+
     pub(super) fn lift_unseen(&mut self, id: u32, to: Square, colour: Option<Color>, role: Option<Role>) -> Option<Held> {
         let (from, visit) = self.grasps(id, to, colour, role).into_iter().max_by(|a, b| a.1.end.1.total_cmp(&b.1.end.1))?;
         let piece = self.belief[usize::from(from)].take()?;

@@ -171,3 +171,27 @@ fn a_square_misread_before_an_arm_hid_it_is_not_where_that_arm_set_its_piece() {
     let (board, events) = reel.finish();
     assert_eq!(board, after, "{events:?}");
 }
+
+/// White's bishop takes the knight on g8 from c4, and c4, leant over by the piece in front of
+/// it, reads as still holding it until after the bishop is set down: the piece on g8 is the
+/// bishop, not a queen promoted from nowhere (White has no pawn near promoting); it takes its
+/// piece once c4 shows empty (rendered game 255's 8... Bxd1, Black's bishop from g4).
+#[test]
+fn a_piece_set_on_the_far_rank_before_its_lift_shows_is_no_promotion_without_a_pawn_near() {
+    use Square::*;
+    let start: Board = "2k3n1/8/8/8/2B5/8/8/4K3".parse().expect("a placement");
+    let mut lifted = start.clone();
+    lifted.discard_piece_at(C4);
+    let after = moved(&start, &[(C4, G8)]);
+    let lean = |o: &mut Observation| read_as(o, C4, SquareState::White);
+    let mut reel = Reel::new(&start);
+    reel.run(15, &start, Some((C4, &[C4, C3])))
+        .run_seen(8, &lifted, Some((E6, &[E6, D5, D4])), lean)
+        .run_seen(15, &lifted, Some((G8, &[G8, F7, F8])), lean)
+        .run_seen(12, &after, Some((E6, &[E6, D5])), lean)
+        .run_seen(20, &after, None, lean)
+        .run(60, &after, None);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+    assert!(!events.iter().any(|e| matches!(e.kind, EventKind::Place { square: G8, piece: Some(_), .. })), "{events:?}");
+}
