@@ -3,6 +3,8 @@
 //! and in real footage, against frames marked by eye.
 //! Prints the figures; `cargo test --release --test hands -- --nocapture` shows them.
 
+mod common;
+
 use touchmove::sim::camera::{Camera, square_at};
 use touchmove::sim::render::Renderer;
 use touchmove::sim::scenes::{STAGED_NAMES, game_scene, staged_scene};
@@ -19,16 +21,7 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     let mut touch_misses = Vec::new();
     let mut confusion = std::collections::BTreeMap::new();
     // Six breach scenes, and an opening under four more looks (each of its moves a grasp).
-    let line = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "e1g1", "e8g8"];
-    let mut pos = shakmaty::Chess::default();
-    let moves: Vec<_> = line
-        .iter()
-        .map(|u| {
-            let m = u.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&pos).unwrap();
-            shakmaty::Position::play_unchecked(&mut pos, m);
-            m
-        })
-        .collect();
+    let moves = common::uci_line(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "e1g1", "e8g8"]);
     let staged = STAGED_NAMES.iter().take(6).enumerate().map(|(k, &(_, s))| staged_scene(s, 20 + k as u64));
     let games = [1u64, 2, 5, 7].map(|seed| game_scene(&shakmaty::Chess::default(), &moves, seed));
     for (k, mut scene) in staged.chain(games).enumerate() {

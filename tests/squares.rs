@@ -127,18 +127,9 @@ fn rendered_scenes_read_within_a_tenth_of_a_percent() {
     use touchmove::sim::timeline;
     use touchmove::types::{Cell, Placement};
 
-    let line = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5"];
+    let moves = common::uci_line(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5"]);
     let (mut wrong, mut seen, mut seen_occluded, mut hidden, mut hidden_occluded) = (0, 0, 0, 0, 0);
     for seed in [0u64, 3, 4, 6, 8, 10] {
-        let mut pos = shakmaty::Chess::default();
-        let moves: Vec<_> = line
-            .iter()
-            .map(|u| {
-                let m = u.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&pos).unwrap();
-                shakmaty::Position::play_unchecked(&mut pos, m);
-                m
-            })
-            .collect();
         let mut scene = game_scene(&shakmaty::Chess::default(), &moves, seed);
         scene.camera.width = 640;
         scene.camera.height = 360;

@@ -1,5 +1,5 @@
 //! What several test files read from `../shared/real/` (never copied into the project): the
-//! labelled stills of real boards.
+//! labelled stills of real boards; and openings to render, from their moves.
 
 #![allow(dead_code)]
 
@@ -18,6 +18,18 @@ pub fn load(path: &Path) -> Mat {
     let m = imgcodecs::imread(path.to_str().unwrap(), imgcodecs::IMREAD_COLOR).unwrap();
     assert!(!m.empty(), "{} did not load", path.display());
     m
+}
+
+/// The moves of a line played from the initial position, given as UCI.
+pub fn uci_line(line: &[&str]) -> Vec<shakmaty::Move> {
+    let mut pos = shakmaty::Chess::default();
+    line.iter()
+        .map(|u| {
+            let m = u.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&pos).unwrap();
+            shakmaty::Position::play_unchecked(&mut pos, m);
+            m
+        })
+        .collect()
 }
 
 pub fn board_of(fen: &str) -> Board {
