@@ -21,9 +21,11 @@ use shakmaty::Square;
 use super::VisionError;
 use super::geometry::Pose;
 use super::rectify::Rectifier;
-use crate::types::{HandObs, Side};
+use crate::types::HandObs;
 
+mod edges;
 mod view;
+use edges::{border, entries, heads_out, player_of, side_of, spans_view};
 use view::{changed, follow_exposure, gain, unshade};
 
 /// Frame-to-frame change (any channel) that counts as motion at a pixel.
@@ -69,6 +71,13 @@ const WITHDRAWN_BY: f32 = 1.0;
 /// picture, a change this small running off the view is a hand resting at the table's edge,
 /// and waits as an arm does.
 const GHOST_SQUARES: f64 = 1.5;
+/// The height, in squares, of a piece whose head a low camera sees beyond the view's edge: a
+/// king with its cross. Where such heads lean out of the view (the edge furthest from a camera
+/// low and aslant), a change as small as a ghost running off the view there is as often the
+/// square such a piece left as an arm (rendered games 225 and 230 at 40 plies: a castling and
+/// a queen leaving d8 on the far edge, each held as an arm for three seconds, hid the move);
+/// it settles after the short stillness a change in the margin needs, not an arm's.
+const HEAD_SQUARES: f64 = 2.0;
 /// A region larger than this many squares is no arm reaching in, whatever its shape: an arm
 /// stretched across the board covers a strip of three squares by eight at most, while a sleeve
 /// or a body between camera and board can hide all of it.
@@ -98,6 +107,9 @@ pub struct HandDetector {
     /// Which pixels of the view the picture covers (255), where known; see
     /// [`set_picture`](Self::set_picture).
     picture: Option<Mat>,
+    /// Per side of the view (Black's edge, White's, the a-file's, the h-file's), whether the
+    /// heads of tall pieces on the edge squares there lean out of it (see [`HEAD_SQUARES`]).
+    heads_out: [bool; 4],
 }
 
 /// An arm seen lately, for following it.
@@ -132,42 +144,7 @@ struct Region {
 
 impl Default for HandDetector {
     fn default() -> Self {
-        HandDetector { background: None, last_smooth: None, calm: Vec::new(), previous: Vec::new(), next_id: 0, pose: None, fading: Vec::new(), picture: None }
-    }
-}
-
-/// The pixels of a `w` × `h` view within `band` of its edge: the outer part of the margin
-/// around the board, where arms come in. Not the edge line alone: an arm the colour of the
-/// table is seen only from where it passes over the board's frame.
-fn border(w: i32, h: i32, band: i32) -> impl Iterator<Item = (i32, i32)> {
-    let band = band.clamp(1, w.min(h) / 2);
-    // Row by row, as a scan of the whole view would meet them, without visiting the inside.
-    (0..h).flat_map(move |y| {
-        let whole = y < band || y >= h - band;
-        let (left, right) = if whole { (0..w, w..w) } else { (0..band, w - band..w) };
-        left.chain(right).map(move |x| (x, y))
-    })
-}
-
-/// The player an arm belongs to, from where it came in: from the bottom half of the view it
-/// is White's (White sits at the bottom of the rectified view).
-fn side_of(entry: [f64; 2], rect: &Rectifier) -> Side {
-    if entry[1] > rect.size().height as f64 / 2.0 { Side::White } else { Side::Black }
-}
-
-/// The player an arm is reported as: from over White's or Black's edge (within two ranks of
-/// it), that player; from over a side edge level with the middle of the board (footage cropped
-/// to the board, a player reaching round), either could be: none is named, and the tracker takes
-/// the player expected to move.
-fn player_of(entry: [f64; 2], rect: &Rectifier) -> Option<Side> {
-    let b = rect.board_rect();
-    let band = 2.0 * rect.px as f64;
-    if entry[1] >= (b.y + b.height) as f64 - band {
-        Some(Side::White)
-    } else if entry[1] <= b.y as f64 + band {
-        Some(Side::Black)
-    } else {
-        None
+        HandDetector { background: None, last_smooth: None, calm: Vec::new(), previous: Vec::new(), next_id: 0, pose: None, fading: Vec::new(), picture: None, heads_out: [false; 4] }
     }
 }
 
@@ -184,34 +161,6 @@ fn settled_mask(labels: &Mat, settled: &[bool]) -> Result<Option<Mat>, VisionErr
         }
     }
     Ok(Some(m))
-}
-
-/// Per label, where it crosses the outer part of the margin (the arm's way in), if it does.
-fn entries(rect: &Rectifier, labels: &Mat, n: usize) -> Result<Vec<Option<[f64; 2]>>, VisionError> {
-    let (w, h) = (labels.cols(), labels.rows());
-    let data = labels.data_typed::<i32>()?;
-    let band = (rect.margin * rect.px as f64 / 2.0).round() as i32;
-    let mut sums = vec![(0.0, 0.0, 0.0); n];
-    for (x, y) in border(w, h, band) {
-        let l = data[(y * w + x) as usize] as usize;
-        if l > 0 {
-            let s = &mut sums[l];
-            *s = (s.0 + x as f64, s.1 + y as f64, s.2 + 1.0);
-        }
-    }
-    Ok(sums.into_iter().map(|(sx, sy, c)| (c > 0.0).then(|| [sx / c, sy / c])).collect())
-}
-
-/// Whether region `label` runs off the view on two opposite sides, each as wide as
-/// [`ACROSS_WIDTH`] squares: an arm comes in through one side; fingers stretched past the far
-/// rank reach the other side narrower than that.
-fn spans_view(data: &[i32], w: i32, h: i32, label: i32, px: i32) -> bool {
-    let at = |x: i32, y: i32| data[(y * w + x) as usize] == label;
-    let run = |n: i32, f: &dyn Fn(i32) -> bool| (0..n).filter(|&k| f(k)).count() as f64;
-    let wide = ACROSS_WIDTH * px as f64;
-    let (top, bottom) = (run(w, &|x| at(x, 0)), run(w, &|x| at(x, h - 1)));
-    let (left, right) = (run(h, &|y| at(0, y)), run(h, &|y| at(w - 1, y)));
-    (top >= wide && bottom >= wide) || (left >= wide && right >= wide)
 }
 
 
@@ -236,6 +185,15 @@ impl HandDetector {
     /// The hands in a rectified frame (White at the bottom), with the squares they cover.
     pub fn detect(&mut self, rect: &Rectifier, view: &Mat) -> Result<Vec<HandObs>, VisionError> {
         let Some(background) = &mut self.background else {
+            // Not where the view reaches beyond the picture (footage cropped to the board, whose
+            // camera the pose only guesses): there the ghost rule above holds.
+            let whole = match &self.picture {
+                Some(m) => core::count_non_zero(m)? == m.rows() * m.cols(),
+                None => true,
+            };
+            if let (Some(pose), true) = (self.pose, whole) {
+                self.heads_out = heads_out(&pose, rect);
+            }
             self.background = Some(view.try_clone()?);
             self.calm = vec![0; (view.rows() * view.cols()) as usize];
             return Ok(Vec::new());
@@ -406,9 +364,15 @@ impl HandDetector {
         // Of those, how many lie beyond the picture (the view there repeats its edge).
         let mut beyond = vec![0; n];
         let within = self.picture.as_ref().filter(|m| m.cols() == w && m.rows() == h).map(|m| m.data_bytes()).transpose()?;
+        // And how many lie on sides where tall pieces' heads lean out of the view.
+        let mut heads_side = vec![0; n];
+        let out = self.heads_out;
         for (x, y) in border(w, h, 1) {
             let i = (y * w + x) as usize;
             edge_px[data[i] as usize] += 1;
+            if (y == 0 && out[0]) || (y == h - 1 && out[1]) || (x == 0 && out[2]) || (x == w - 1 && out[3]) {
+                heads_side[data[i] as usize] += 1;
+            }
             if within.is_some_and(|m| m[i] == 0) {
                 beyond[data[i] as usize] += 1;
             }
@@ -426,10 +390,14 @@ impl HandDetector {
             }
             None => area.to_vec(),
         };
-        let ghost: Vec<bool> = (0..n).map(|l| off_view[l] && beyond[l] == edge_px[l] && shown[l] as f64 <= GHOST_SQUARES * (px * px) as f64).collect();
+        let small = |l: usize| shown[l] as f64 <= GHOST_SQUARES * (px * px) as f64;
+        let ghost: Vec<bool> = (0..n).map(|l| off_view[l] && beyond[l] == edge_px[l] && small(l)).collect();
+        let head_left: Vec<bool> = (0..n).map(|l| off_view[l] && !ghost[l] && heads_side[l] == edge_px[l] && small(l)).collect();
         let settled: Vec<bool> = (0..n)
             .map(|l| {
-                let restless = if off_view[l] && !ghost[l] {
+                let restless = if head_left[l] {
+                    stirred[l][2]
+                } else if off_view[l] && !ghost[l] {
                     stirred[l][1]
                 } else if off_view[l] {
                     stirred[l][0]
@@ -468,7 +436,7 @@ impl HandDetector {
         for ((b, &a), &s) in out.iter_mut().zip(now).zip(&steps) {
             *b = *b + s * u8::from(a > *b) - s * u8::from(a < *b);
         }
-        let ghosts = settled.iter().zip(&ghost).map(|(&s, &g)| s && g).collect();
+        let ghosts = (0..n).map(|l| settled[l] && (ghost[l] || head_left[l])).collect();
         Ok((settled, ghosts))
     }
 
@@ -592,20 +560,5 @@ impl HandDetector {
             covers,
             extremity_board: (!r.across).then_some(board),
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_border_is_every_pixel_within_the_band_in_scan_order() {
-        for (w, h, band) in [(304, 304, 12), (7, 5, 1), (9, 20, 3), (6, 6, 10), (40, 3, 0)] {
-            let clamped = band.clamp(1, w.min(h) / 2);
-            let all: Vec<(i32, i32)> =
-                (0..h).flat_map(|y| (0..w).map(move |x| (x, y))).filter(|&(x, y)| x.min(y).min(w - 1 - x).min(h - 1 - y) < clamped).collect();
-            assert_eq!(border(w, h, band).collect::<Vec<_>>(), all, "{w}×{h}, band {band}");
-        }
     }
 }
