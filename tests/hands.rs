@@ -80,7 +80,7 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     let touch_rate = touches_right as f64 / touches.max(1) as f64;
     println!("touched square right in {touches_right}/{touches} touches ({:.1}%); missed (scene, frame, square, read): {touch_misses:?}", touch_rate * 100.0);
     // Measured here: hand count 94%, the fingertips' square 65% of all frames with one arm (most
-    // of them arms travelling above the pieces, whose tips are not at a piece's height) and 85%
+    // of them arms travelling above the pieces, whose tips are not at a piece's height) and 86%
     // of the touches and grasps (issue #4 asks 99% and 95%). The misses: an arm seen a few
     // frames late as it comes in over the board's edge (or early, its shadow first), one arm
     // seen as two; at touches, mostly castling: the rook grasped beside the king just set down,
