@@ -377,13 +377,6 @@ impl Tracker {
         }
     }
 
-    /// A piece set down by a hand that holds none came from a square the arm still hides: the
-    /// one of that colour (the hand's player's where vision could not tell it; and type, if
-    /// vision named it) the hand dwelt on last before setting it down, of the stays nearly as
-    /// long as its longest, from where that piece could reach the square: a hand reaching past
-    /// a pawn to the knight behind it may rest as long over the pawn on its way, but it grasps
-    /// the knight last (rendered game 85: 2. Nf3 read as 2. f3). Its lift is written now, timed
-    /// by that dwell; when the square is uncovered and seen empty, nothing more happens.
     /// Whether a pawn of `color` is where a promotion comes from: on the rank before its last,
     /// or on the last (set there before the swap), standing, in a hand, or seen gone from there.
     fn may_promote(&self, color: Color) -> bool {
@@ -396,6 +389,13 @@ impl Tracker {
         standing || held || loose || gone
     }
 
+    /// A piece set down by a hand that holds none came from a square the arm still hides: the
+    /// one of that colour (the hand's player's where vision could not tell it; and type, if
+    /// vision named it) the hand dwelt on last before setting it down, of the stays nearly as
+    /// long as its longest, from where that piece could reach the square: a hand reaching past
+    /// a pawn to the knight behind it may rest as long over the pawn on its way, but it grasps
+    /// the knight last (rendered game 85: 2. Nf3 read as 2. f3). Its lift is written now, timed
+    /// by that dwell; when the square is uncovered and seen empty, nothing more happens.
     pub(super) fn lift_unseen(&mut self, id: u32, to: Square, colour: Option<Color>, role: Option<Role>) -> Option<Held> {
         let (from, visit) = self.grasps(id, to, colour, role).into_iter().max_by(|a, b| a.1.end.1.total_cmp(&b.1.end.1))?;
         let piece = self.belief[usize::from(from)].take()?;
