@@ -8,11 +8,42 @@ mod common;
 use touchmove::sim::camera::{Camera, square_at};
 use touchmove::sim::render::Renderer;
 use touchmove::sim::scenes::{STAGED_NAMES, game_scene, staged_scene};
-use touchmove::sim::timeline;
-use touchmove::types::{BoardGeometry, EventKind, ImageSide, Side};
+use touchmove::sim::scene::Scene;
+use touchmove::sim::timeline::{self, WorldFrame};
+use touchmove::types::{BoardGeometry, EventKind, HandObs, ImageSide, Side};
 use touchmove::vision::geometry::Pose;
 use touchmove::vision::hands::HandDetector;
 use touchmove::vision::rectify::Rectifier;
+
+/// A rendered scene's camera at 640 × 360, with the hand finder on the board's true outline
+/// and the camera's pose.
+struct Filming {
+    rect: Rectifier,
+    renderer: Renderer,
+    detector: HandDetector,
+}
+
+/// The scene's timeline, and its camera.
+fn filmed(mut scene: Scene) -> (timeline::Timeline, Filming) {
+    scene.camera.width = 640;
+    scene.camera.height = 360;
+    let tl = timeline::run(&scene).unwrap();
+    let cam = Camera::new(&scene.camera);
+    let g = BoardGeometry { corners: cam.board_corners(), white: ImageSide::Bottom, h1_light: true };
+    let rect = Rectifier::new(&g, 32, 0.75).unwrap();
+    let renderer = Renderer::new(cam, &scene.style, scene.seed).unwrap();
+    let detector = HandDetector::with_pose(Pose::from_board(&g, scene.camera.width as f64, scene.camera.height as f64));
+    (tl, Filming { rect, renderer, detector })
+}
+
+impl Filming {
+    /// The arms found reaching over the playing area in the next frame: what the tracker acts on.
+    fn arms(&mut self, world: &WorldFrame) -> Vec<HandObs> {
+        let (img, _) = self.renderer.render(world).unwrap();
+        let view = self.rect.warp(&img).unwrap();
+        self.detector.detect(&self.rect, &view).unwrap().into_iter().filter(|h| h.extremity_square.is_some() || !h.covers.is_empty()).collect()
+    }
+}
 
 #[test]
 fn hand_count_and_fingertip_square_on_rendered_scenes() {
@@ -24,16 +55,8 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     let moves = common::uci_line(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "e1g1", "e8g8"]);
     let staged = STAGED_NAMES.iter().take(6).enumerate().map(|(k, &(_, s))| staged_scene(s, 20 + k as u64));
     let games = [1u64, 2, 5, 7].map(|seed| game_scene(&shakmaty::Chess::default(), &moves, seed));
-    for (k, mut scene) in staged.chain(games).enumerate() {
-        scene.camera.width = 640;
-        scene.camera.height = 360;
-        let tl = timeline::run(&scene).unwrap();
-        let cam = Camera::new(&scene.camera);
-        let g = BoardGeometry { corners: cam.board_corners(), white: ImageSide::Bottom, h1_light: true };
-        let rect = Rectifier::new(&g, 32, 0.75).unwrap();
-        let mut renderer = Renderer::new(cam.clone(), &scene.style, scene.seed).unwrap();
-        let pose = Pose::from_board(&g, scene.camera.width as f64, scene.camera.height as f64);
-        let mut detector = HandDetector::with_pose(pose);
+    for (k, scene) in staged.chain(games).enumerate() {
+        let (tl, mut camera) = filmed(scene);
         // The frames where a hand's fingers are on a piece: a touch, or the grasp that lifts it.
         let mut touched = std::collections::BTreeMap::new();
         for e in &tl.events {
@@ -42,10 +65,7 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
             }
         }
         for (f, world) in tl.frames.iter().enumerate() {
-            let (img, _) = renderer.render(world).unwrap();
-            let view = rect.warp(&img).unwrap();
-            // Arms reaching over the playing area: what the tracker acts on.
-            let hands: Vec<_> = detector.detect(&rect, &view).unwrap().into_iter().filter(|h| h.extremity_square.is_some() || !h.covers.is_empty()).collect();
+            let hands = camera.arms(world);
             // Arms whose fingertips are over the playing area.
             let reach = 20.0;
             let truth: Vec<_> = world.hands.iter().filter(|h| h.tip[0].abs() < reach && h.tip[1].abs() < reach).collect();
@@ -251,25 +271,16 @@ fn something_passing_across_the_view_has_no_fingertips() {
 #[test]
 fn the_square_a_tall_piece_left_on_the_far_edge_is_no_arm() {
     let moves = common::uci_line(&["e2e4", "c7c6", "g1f3", "d7d5", "d2d3", "d5e4", "d3e4", "d8d1"]);
-    let mut scene = game_scene(&shakmaty::Chess::default(), &moves, 46);
-    scene.camera.width = 640;
-    scene.camera.height = 360;
-    let tl = timeline::run(&scene).unwrap();
-    let cam = Camera::new(&scene.camera);
-    let g = BoardGeometry { corners: cam.board_corners(), white: ImageSide::Bottom, h1_light: true };
-    let rect = Rectifier::new(&g, 32, 0.75).unwrap();
-    let mut renderer = Renderer::new(cam.clone(), &scene.style, scene.seed).unwrap();
-    let mut detector = HandDetector::with_pose(Pose::from_board(&g, 640.0, 360.0));
+    let (tl, mut camera) = filmed(game_scene(&shakmaty::Chess::default(), &moves, 46));
     // Frames with no arm over the board since the last one withdrew, and those of them with
     // an arm reported, over the last move's end.
     let (mut armless, mut phantoms) = (0, 0);
     let last_lift = tl.events.iter().rev().find(|e| matches!(e.kind, EventKind::Lift { .. })).and_then(|e| e.frame).unwrap() as usize;
     for (f, world) in tl.frames.iter().enumerate() {
-        let (img, _) = renderer.render(world).unwrap();
-        let hands = detector.detect(&rect, &rect.warp(&img).unwrap()).unwrap();
+        let hands = camera.arms(world);
         if f > last_lift && world.hands.is_empty() {
             armless += 1;
-            phantoms += usize::from(hands.iter().any(|h| h.extremity_square.is_some() || !h.covers.is_empty()));
+            phantoms += usize::from(!hands.is_empty());
         }
     }
     println!("after 4... Qxd1+: an arm reported in {phantoms} of {armless} frames with none");
