@@ -24,8 +24,9 @@ use super::rectify::Rectifier;
 use crate::types::HandObs;
 
 mod edges;
+mod settle;
 mod view;
-use edges::{border, entries, heads_out, player_of, side_of, spans_view};
+use edges::{entries, heads_out, player_of, side_of, spans_view};
 use view::{changed, follow_exposure, gain, unshade};
 
 /// Frame-to-frame change (any channel) that counts as motion at a pixel.
@@ -310,134 +311,6 @@ impl HandDetector {
             *c = if moved { 0 } else { c.saturating_add(1) };
         }
         Ok(())
-    }
-
-    /// Renews the settled view: where nothing new stands it follows the light slowly; a change
-    /// that has stayed still long enough (a piece set down, a square a piece left) becomes part
-    /// of it, at once if it lies inside the view, only after a long stillness if it reaches in
-    /// from the edge, as arms do. Returns, per label, whether it was settled this frame, and
-    /// whether it settled as a ghost: a change the size of a square running off the view only
-    /// beyond the picture's edge (see [`GHOST_SQUARES`]).
-    fn settle(&mut self, view: &Mat, mask: &Mat, labels: &Mat, entries: &[Option<[f64; 2]>], area: &[u32], px: i32) -> Result<(Vec<bool>, Vec<bool>), VisionError> {
-        let (w, h) = (labels.cols(), labels.rows());
-        let n = entries.len();
-        let data = labels.data_typed::<i32>()?;
-        let at_edge: Vec<bool> = entries.iter().map(Option::is_some).collect();
-        // A region settles when hardly any of its pixels stirred lately (noise stirs a few).
-        // Per label: pixels that stirred within SETTLE_FRAMES, STILL_FRAMES, BAND_SETTLE_FRAMES.
-        let mut stirred = vec![[0u32; 3]; n];
-        for (&l, &c) in data.iter().zip(&self.calm) {
-            let s = &mut stirred[l as usize];
-            s[0] += u32::from(c < SETTLE_FRAMES);
-            s[1] += u32::from(c < STILL_FRAMES);
-            s[2] += u32::from(c < BAND_SETTLE_FRAMES);
-        }
-        // Parts of a hand the colour of the squares show as pieces cut off from the arm; they
-        // lie near it, and so does a piece the hand just set down, which can wait to settle
-        // until the hand has moved off.
-        let mut arm = Mat::new_rows_cols_with_default(h, w, core::CV_8UC1, Scalar::all(0.0))?;
-        {
-            let bytes = arm.data_bytes_mut()?;
-            for (i, &l) in data.iter().enumerate() {
-                if l > 0 && at_edge[l as usize] {
-                    bytes[i] = 255;
-                }
-            }
-        }
-        let reach = 2 * px + 1;
-        let k = imgproc::get_structuring_element(imgproc::MORPH_RECT, Size::new(reach, reach), Point::new(-1, -1))?;
-        let mut near_arm = Mat::default();
-        imgproc::dilate(&arm, &mut near_arm, &k, Point::new(-1, -1), 1, core::BORDER_CONSTANT, Scalar::all(0.0))?;
-        let mut by_arm = vec![false; n];
-        for (i, &b) in near_arm.data_bytes()?.iter().enumerate() {
-            if b != 0 {
-                by_arm[data[i] as usize] = true;
-            }
-        }
-        // Only what runs off the view is surely an arm; a change that reaches the margin but not
-        // the view's edge is as often the square a piece left on the first or last rank (the
-        // piece's image leant out over the margin), and settles soon once still.
-        // And only what runs off it as wide as a wrist: on footage where the board fills the
-        // frame, a tall piece on an edge square leans out of the picture, and the view beyond the
-        // picture (its edge pixels repeated) carries a thin streak of it to the view's edge.
-        let mut edge_px = vec![0; n];
-        // Of those, how many lie beyond the picture (the view there repeats its edge).
-        let mut beyond = vec![0; n];
-        let within = self.picture.as_ref().filter(|m| m.cols() == w && m.rows() == h).map(|m| m.data_bytes()).transpose()?;
-        // And how many lie on sides where tall pieces' heads lean out of the view.
-        let mut heads_side = vec![0; n];
-        let out = self.heads_out;
-        for (x, y) in border(w, h, 1) {
-            let i = (y * w + x) as usize;
-            edge_px[data[i] as usize] += 1;
-            if (y == 0 && out[0]) || (y == h - 1 && out[1]) || (x == 0 && out[2]) || (x == w - 1 && out[3]) {
-                heads_side[data[i] as usize] += 1;
-            }
-            if within.is_some_and(|m| m[i] == 0) {
-                beyond[data[i] as usize] += 1;
-            }
-        }
-        let off_view: Vec<bool> = edge_px.iter().map(|&c| c * WRIST_FRACTION >= px).collect();
-        // How much of each region the picture shows: beyond it the view repeats the picture's
-        // edge, and a square left empty at that edge streaks out to the view's edge as well.
-        let shown: Vec<u32> = match within {
-            Some(m) => {
-                let mut shown = vec![0u32; n];
-                for (&l, &b) in data.iter().zip(m) {
-                    shown[l as usize] += u32::from(b != 0);
-                }
-                shown
-            }
-            None => area.to_vec(),
-        };
-        let small = |l: usize| shown[l] as f64 <= GHOST_SQUARES * (px * px) as f64;
-        let ghost: Vec<bool> = (0..n).map(|l| off_view[l] && beyond[l] == edge_px[l] && small(l)).collect();
-        let head_left: Vec<bool> = (0..n).map(|l| off_view[l] && !ghost[l] && heads_side[l] == edge_px[l] && small(l)).collect();
-        let settled: Vec<bool> = (0..n)
-            .map(|l| {
-                let restless = if head_left[l] {
-                    stirred[l][2]
-                } else if off_view[l] && !ghost[l] {
-                    stirred[l][1]
-                } else if off_view[l] {
-                    stirred[l][0]
-                } else if at_edge[l] {
-                    stirred[l][2]
-                } else if by_arm[l] {
-                    return false;
-                } else {
-                    stirred[l][0]
-                };
-                l > 0 && restless * RESTLESS_FRACTION <= area[l]
-            })
-            .collect();
-        // Light is followed only well away from anything new: an arm creeping in would otherwise
-        // seep into the settled view before it differs enough to be seen.
-        let mut near = Mat::default();
-        let k = imgproc::get_structuring_element(imgproc::MORPH_RECT, Size::new(21, 21), Point::new(-1, -1))?;
-        imgproc::dilate(mask, &mut near, &k, Point::new(-1, -1), 1, core::BORDER_CONSTANT, imgproc::morphology_default_border_value()?)?;
-        let bg = self.background.as_mut().expect("set on the first frame");
-        let now = view.data_bytes()?;
-        let (m, out) = (near.data_bytes()?, bg.data_bytes_mut()?);
-        // Per byte of the settled view, whether it steps one level towards what is seen; the
-        // steps are then taken in one flat pass the compiler vectorises (pixel by pixel, with
-        // branches on levels that noise makes unpredictable, this was a third of the hand
-        // finder's time).
-        let mut steps = vec![0u8; out.len()];
-        let pixels = data.iter().zip(now.chunks_exact(3).zip(out.chunks_exact_mut(3))).zip(m.iter().zip(&self.calm)).zip(steps.chunks_exact_mut(3));
-        for (((&l, (a, b)), (&near_new, &calm)), step) in pixels {
-            if settled[l as usize] {
-                b.copy_from_slice(a);
-            } else if near_new == 0 && calm >= SETTLE_FRAMES {
-                let drifting = (a[0].abs_diff(b[0]) <= DRIFT_LEVEL) & (a[1].abs_diff(b[1]) <= DRIFT_LEVEL) & (a[2].abs_diff(b[2]) <= DRIFT_LEVEL);
-                step.fill(u8::from(drifting));
-            }
-        }
-        for ((b, &a), &s) in out.iter_mut().zip(now).zip(&steps) {
-            *b = *b + s * u8::from(a > *b) - s * u8::from(a < *b);
-        }
-        let ghosts = (0..n).map(|l| settled[l] && (ghost[l] || head_left[l])).collect();
-        Ok((settled, ghosts))
     }
 
     /// Connected parts of the change that come in through the outer margin, are big enough to
