@@ -124,6 +124,8 @@ struct Seen {
     last: HandObs,
     /// The furthest it has reached over the board, in squares from where it came in.
     furthest: f32,
+    /// See [`settle::Settled::arm_age`].
+    arm_age: Option<u32>,
 }
 
 /// How far an arm reaches over the board, in squares from where it came in.
@@ -134,6 +136,7 @@ fn reach(rect: &Rectifier, entry: [f64; 2], obs: &HandObs) -> f32 {
 
 /// A region found in one frame, before ids are given.
 struct Region {
+    label: i32,
     mask: Mat,
     entry: [f64; 2],
     far: [f64; 2],
@@ -216,9 +219,9 @@ impl HandDetector {
         let n = imgproc::connected_components_with_stats(&closed, &mut labels, &mut stats, &mut centroids, 8, core::CV_32S)? as usize;
         let area = (0..n).map(|l| stats.at_2d::<i32>(l as i32, imgproc::CC_STAT_AREA).map(|a| *a as u32)).collect::<Result<Vec<u32>, _>>()?;
         let entries = entries(rect, &labels, n)?;
-        let (settle, ghosts) = self.settle(view, &closed, &labels, &entries, &area, rect.px)?;
-        let scenery = settled_mask(&labels, &ghosts)?;
-        let mut regions = self.regions(rect, &labels, &entries, &area, &settle)?;
+        let settled = self.settle(view, &closed, &labels, &entries, &area, rect.px)?;
+        let scenery = settled_mask(&labels, &settled.ghosts)?;
+        let mut regions = self.regions(rect, &labels, &entries, &area, &settled.settled)?;
         // While something passes across the view, what else changed with it is as likely its
         // fringe (blur, its shadow, pieces of it cut apart by the board's frame) as an arm:
         // no fingertips are reported at all (rendered game 100: a sleeve crossing the camera
@@ -234,7 +237,7 @@ impl HandDetector {
             let obs = self.describe(rect, id, &r)?;
             let before = self.previous.iter().find(|p| p.id == id).map_or(0.0, |p| p.furthest);
             let furthest = reach(rect, r.entry, &obs).max(before);
-            now.push(Seen { id, mask: r.mask.try_clone()?, entry: r.entry, age: 0, last: obs.clone(), furthest });
+            now.push(Seen { id, mask: r.mask.try_clone()?, entry: r.entry, age: 0, last: obs.clone(), furthest, arm_age: settled.arm_age[r.label as usize] });
             out.push(obs);
         }
         // An arm lost for a moment (blur, an arm the colour of the table) is still there: it is
@@ -348,7 +351,7 @@ impl HandDetector {
             let mut region = Mat::default();
             core::compare(labels, &Scalar::all(label as f64), &mut region, core::CMP_EQ)?;
             let across = spans_view(data, w, h, label, rect.px) || area[label as usize] as f64 > PASSING_SQUARES * (rect.px * rect.px) as f64;
-            out.push(Region { mask: region, entry, far: far[label as usize].1, across });
+            out.push(Region { label, mask: region, entry, far: far[label as usize].1, across });
         }
         Ok(out)
     }

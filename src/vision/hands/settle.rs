@@ -16,11 +16,13 @@ impl HandDetector {
     /// of it, at once if it lies inside the view, only after a long stillness if it reaches in
     /// from the edge, as arms do. Returns, per label, whether it was settled this frame, and
     /// whether it settled as a ghost: a change the size of a square running off the view only
-    /// beyond the picture's edge (see [`GHOST_SQUARES`]).
-    pub(super) fn settle(&mut self, view: &Mat, mask: &Mat, labels: &Mat, entries: &[Option<[f64; 2]>], area: &[u32], px: i32) -> Result<(Vec<bool>, Vec<bool>), VisionError> {
+    /// beyond the picture's edge (see [`GHOST_SQUARES`]); and, per label, whether it is an arm
+    /// by where it runs off the view (see [`Settled::arm_age`]).
+    pub(super) fn settle(&mut self, view: &Mat, mask: &Mat, labels: &Mat, entries: &[Option<[f64; 2]>], area: &[u32], px: i32) -> Result<Settled, VisionError> {
         let (w, h) = (labels.cols(), labels.rows());
         let n = entries.len();
         let data = labels.data_typed::<i32>()?;
+        let lately = self.arms_lately(labels, area)?;
         let at_edge: Vec<bool> = entries.iter().map(Option::is_some).collect();
         // A region settles when hardly any of its pixels stirred lately (noise stirs a few).
         // Per label: pixels that stirred within SETTLE_FRAMES, STILL_FRAMES, BAND_SETTLE_FRAMES.
@@ -65,6 +67,8 @@ impl HandDetector {
         let within = self.picture.as_ref().filter(|m| m.cols() == w && m.rows() == h).map(|m| m.data_bytes()).transpose()?;
         // And how many lie on sides where tall pieces' heads lean out of the view.
         let mut heads_side = vec![0; n];
+        // And how many lie within the picture.
+        let mut edge_in = vec![0; n];
         let out = self.heads_out;
         for (x, y) in border(w, h, 1) {
             let i = (y * w + x) as usize;
@@ -74,6 +78,8 @@ impl HandDetector {
             }
             if within.is_some_and(|m| m[i] == 0) {
                 beyond[data[i] as usize] += 1;
+            } else {
+                edge_in[data[i] as usize] += 1;
             }
         }
         let off_view: Vec<bool> = edge_px.iter().map(|&c| c * WRIST_FRACTION >= px).collect();
@@ -92,11 +98,25 @@ impl HandDetector {
         let small = |l: usize| shown[l] as f64 <= GHOST_SQUARES * (px * px) as f64;
         let ghost: Vec<bool> = (0..n).map(|l| off_view[l] && beyond[l] == edge_px[l] && small(l)).collect();
         let head_left: Vec<bool> = (0..n).map(|l| off_view[l] && !ghost[l] && heads_side[l] == edge_px[l] && small(l)).collect();
+        // An arm is what runs off the view as wide as a wrist, and stays one while it goes on
+        // touching the view's edge within the picture, however thinly: a hand at rest on a
+        // first-rank piece, its wrist the table's colour, may touch it by a few pixels, or for
+        // a frame not at all, and it must not settle as a square a piece left (rendered game 230:
+        // settled after half a second on f1, its print left in the settled view was then seen as
+        // a second arm, and the move as made with two hands). Only on a side where pieces' heads
+        // do not lean out: there the square a piece left touches the view's edge too.
+        let arm_age: Vec<Option<u32>> = (0..n)
+            .map(|l| {
+                let touching = edge_in[l] > 0 && heads_side[l] < edge_px[l];
+                let age = if touching { Some(0) } else { lately[l].map(|a| a + 1).filter(|&a| a <= ARM_EDGE_FRAMES) };
+                if off_view[l] && !ghost[l] && !head_left[l] { Some(age.unwrap_or(ARM_EDGE_FRAMES)) } else { lately[l].and(age) }
+            })
+            .collect();
         let settled: Vec<bool> = (0..n)
             .map(|l| {
                 let restless = if head_left[l] {
                     stirred[l][2]
-                } else if off_view[l] && !ghost[l] {
+                } else if (off_view[l] && !ghost[l]) || (at_edge[l] && arm_age[l].is_some()) {
                     stirred[l][1]
                 } else if off_view[l] {
                     stirred[l][0]
@@ -136,6 +156,49 @@ impl HandDetector {
             *b = *b + s * u8::from(a > *b) - s * u8::from(a < *b);
         }
         let ghosts = (0..n).map(|l| settled[l] && (ghost[l] || head_left[l])).collect();
-        Ok((settled, ghosts))
+        Ok(Settled { settled, ghosts, arm_age })
+    }
+
+    /// Per label, if it goes on from an arm seen in the last frame (most of each is the other),
+    /// the frames since that arm last touched the view's edge within the picture.
+    fn arms_lately(&self, labels: &Mat, area: &[u32]) -> Result<Vec<Option<u32>>, VisionError> {
+        let n = area.len();
+        let mut out = vec![None; n];
+        let data = labels.data_typed::<i32>()?;
+        for p in self.previous.iter().filter(|p| p.age == 0) {
+            let Some(age) = p.arm_age else { continue };
+            let mut both = vec![0u32; n];
+            let mut size = 0u32;
+            for (&m, &l) in p.mask.data_bytes()?.iter().zip(data) {
+                if m != 0 {
+                    size += 1;
+                    both[l as usize] += 1;
+                }
+            }
+            for l in 1..n {
+                // Overlap over union: an arm withdrawing leaves the square it emptied, a part of
+                // it only, which is no arm.
+                if 2 * both[l] >= area[l] + size - both[l] {
+                    out[l] = Some(out[l].map_or(age, |a: u32| a.min(age)));
+                }
+            }
+        }
+        Ok(out)
     }
 }
+
+/// What [`HandDetector::settle`] found, per label.
+pub(super) struct Settled {
+    /// Settled into the view this frame.
+    pub settled: Vec<bool>,
+    /// Settled as a ghost (see [`GHOST_SQUARES`]).
+    pub ghosts: Vec<bool>,
+    /// For an arm, the frames since it last touched the view's edge within the picture (any
+    /// arm: [`ARM_EDGE_FRAMES`] where it runs off the view beyond the picture only); `None` for
+    /// what is not an arm by where it runs off the view.
+    pub arm_age: Vec<Option<u32>>,
+}
+
+/// Frames an arm resting with its wrist at the view's edge may lose touch with it and still be
+/// an arm.
+const ARM_EDGE_FRAMES: u32 = 10;
