@@ -1,5 +1,8 @@
 //! 4.1 (and 7.5.4 at the clock) — each move with one hand only. A move is made with two hands
-//! when two hand ids that were over the board at the same time both acted on its squares.
+//! when two hand ids that were over the board at the same time both handled pieces on its
+//! squares (lifted, set down or let go of one): a hand that only touched a piece played no part
+//! of the move (a touch binds under 4.3 whichever hand made it). So one hand, seen a moment as
+//! two, touching with one id and lifting with the next, is not taken for two hands.
 
 use std::collections::HashMap;
 
@@ -14,7 +17,8 @@ fn overlap(a: &HandInfo, b: &HandInfo) -> bool {
     a.entered < end(b) && b.entered < end(a)
 }
 
-/// The 4.1 breach, if two of the mover's hands acted on the squares of `m` at once.
+/// The 4.1 breach, if two of the mover's hands handled pieces on the squares of `m` at once
+/// (`acts`: the mover's handling acts).
 pub(super) fn two_hands(hands: &HashMap<HandId, HandInfo>, acts: &[(HandId, Square)], m: Move) -> Option<Breach> {
     let squares = move_squares(m);
     let mut ids: Vec<HandId> = acts.iter().filter(|(_, sq)| squares.contains(*sq)).map(|(h, _)| *h).collect();
@@ -64,6 +68,15 @@ mod art_4_1 {
     #[test]
     fn art_4_1_a_second_hand_that_touches_nothing_does_not_count() {
         let d = Script::new().enter(0, W).enter(1, W).mv_with(0, "e2e4").leave(1).clock(W).run();
+        assert!(violations(&d).is_empty());
+    }
+
+    #[test]
+    fn art_4_1_a_second_hand_that_only_touched_the_piece_does_not_count() {
+        // Rendered game 230: a hand seen a moment as two, one id touching the piece, the
+        // next lifting it.
+        let d = Script::new().enter(0, W).touch(0, "g1").enter(1, W).leave(0).lift(1, "g1").place(1, "f3").release(1, "f3").leave(1).clock(W).run();
+        assert_eq!(sans(&d), ["Nf3"]);
         assert!(violations(&d).is_empty());
     }
 

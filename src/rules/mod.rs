@@ -64,6 +64,8 @@ struct Act {
     hand: HandId,
     side: Color,
     square: Square,
+    /// A lift, place or release: the piece handled, not only touched.
+    handled: bool,
 }
 
 /// The move in progress of the player having the move.
@@ -281,14 +283,14 @@ impl Rules {
     }
 
     /// Records an act; a piece this hand set down elsewhere and did not release was dropped.
-    fn act(&mut self, hand: HandId, side: Color, square: Square) {
+    fn act(&mut self, hand: HandId, side: Color, square: Square, handled: bool) {
         for u in self.phys.unreleased_by(hand) {
             if u.square != square {
                 self.phys.release(hand, u.square);
                 self.dropped(u);
             }
         }
-        self.turn.acts.push(Act { hand, side, square });
+        self.turn.acts.push(Act { hand, side, square, handled });
         if let Some(h) = self.hands.get_mut(&hand) {
             h.acted = true;
         }
@@ -304,12 +306,12 @@ impl Rules {
 
     /// A touch or lift by `side`. Settles a held-back rook move unless this is the king going
     /// on to castle; records the touch for the mover; closes the opponent's claims (4.8).
-    fn contact(&mut self, hand: HandId, side: Color, sq: Square, piece: Piece) {
+    fn contact(&mut self, hand: HandId, side: Color, sq: Square, piece: Piece, lifted: bool) {
         if self.pending.is_some() && !(side == self.pos.turn() && sq == castling::king_home(side)) {
             self.settle_pending();
         }
         let mover = self.pos.turn();
-        self.act(hand, side, sq);
+        self.act(hand, side, sq, lifted);
         if side != mover {
             return;
         }
@@ -334,7 +336,7 @@ impl Rules {
         if side == self.pos.turn() && self.announced[side] {
             self.emit(DecisionKind::Adjust { side: side.into(), square: sq });
         }
-        self.contact(hand, side, sq, piece);
+        self.contact(hand, side, sq, piece, false);
     }
 
     fn on_lift(&mut self, hand: HandId, sq: Square) {
@@ -343,7 +345,7 @@ impl Rules {
             self.state(format!("a piece was lifted from {sq}, where the board has none: the events disagree with the board"));
             return;
         };
-        self.contact(hand, side, sq, piece);
+        self.contact(hand, side, sq, piece, true);
         if let Some(j) = self.just_moved.as_mut().filter(|j| j.color == side && j.at == sq) {
             j.lifted = true;
         }
@@ -370,7 +372,7 @@ impl Rules {
             self.settle_pending();
         }
         self.phys.place(hand, sq, piece, origin);
-        self.act(hand, side, sq);
+        self.act(hand, side, sq, true);
         if side == self.pos.turn() && role.is_some() {
             if let Some(b) = promotion::choice(&self.pos, &mut self.turn.promo_choice, sq, piece.role) {
                 self.violation(Some(side), b);
@@ -394,7 +396,7 @@ impl Rules {
     fn on_release(&mut self, hand: HandId, sq: Square) {
         let side = self.side_of(hand);
         if let Some(u) = self.phys.release(hand, sq) {
-            self.act(hand, side, sq);
+            self.act(hand, side, sq, true);
             self.turn.deliberate.add(sq);
             self.turn.deliberate.extend(u.origin);
             self.let_go(side, u);
@@ -542,7 +544,7 @@ impl Rules {
             breaches.extend(touch::breach(&before, &self.turn.touches, m));
         }
         breaches.extend(castling::released_king(&before, self.turn.king_landing, m));
-        let acts: Vec<(HandId, Square)> = self.turn.acts.iter().filter(|a| a.side == mover).map(|a| (a.hand, a.square)).collect();
+        let acts: Vec<(HandId, Square)> = self.turn.acts.iter().filter(|a| a.side == mover && a.handled).map(|a| (a.hand, a.square)).collect();
         let two_hands = hands::two_hands(&self.hands, &acts, m);
         breaches.extend(two_hands.clone());
         let san = SanPlus::from_move(before.clone(), m).to_string();
