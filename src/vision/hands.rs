@@ -152,6 +152,40 @@ impl Default for HandDetector {
     }
 }
 
+/// Per label, the region it is reported as part of (0: none). A region that comes in from the
+/// edge is its own. Over the board's frame an arm the frame's colour goes unseen, and the hand
+/// shows apart from its wrist (rendered game 230: White's hand on a2, cut off from a strip of
+/// wrist too small to be an arm, went unreported, and a1 under it was read empty): a change that
+/// does not reach the margin's outer part, lies within half a square of an arm's wrist (the arm
+/// beyond the playing area) and goes on from an arm seen the frame before is part of that arm.
+/// Not the square the hand just left or the piece it just set down: they lie by the hand, not
+/// its wrist, and are no arm's continuation; nor what lies by a change at the edge that is no arm.
+fn arm_parts(labels: &Mat, entries: &[Option<[f64; 2]>], settled: &settle::Settled, board: Rect, px: i32) -> Result<Vec<usize>, VisionError> {
+    let n = entries.len();
+    let mut owner: Vec<usize> = (0..n).map(|l| if entries[l].is_some() { l } else { 0 }).collect();
+    let arms: Vec<usize> = (1..n).filter(|&l| entries[l].is_some() && settled.arm_age[l].is_some() && !settled.settled[l]).collect();
+    let loose: Vec<bool> = (0..n).map(|l| l > 0 && owner[l] == 0 && !settled.settled[l] && settled.lately[l].is_some()).collect();
+    if arms.is_empty() || !loose.contains(&true) {
+        return Ok(owner);
+    }
+    let data = labels.data_typed::<i32>()?;
+    let gap = 2 * (px / 2) + 1;
+    let k = imgproc::get_structuring_element(imgproc::MORPH_RECT, Size::new(gap, gap), Point::new(-1, -1))?;
+    for a in arms {
+        let (mut wrist, mut near) = (Mat::default(), Mat::default());
+        core::compare(labels, &Scalar::all(a as f64), &mut wrist, core::CMP_EQ)?;
+        Mat::roi_mut(&mut wrist, board)?.set_to(&Scalar::all(0.0), &core::no_array())?;
+        imgproc::dilate(&wrist, &mut near, &k, Point::new(-1, -1), 1, core::BORDER_CONSTANT, Scalar::all(0.0))?;
+        for (&b, &l) in near.data_bytes()?.iter().zip(data) {
+            let l = l as usize;
+            if b != 0 && loose[l] && owner[l] == 0 {
+                owner[l] = a;
+            }
+        }
+    }
+    Ok(owner)
+}
+
 /// The pixels of the regions settled into the view this frame (`None` when none was).
 fn settled_mask(labels: &Mat, settled: &[bool]) -> Result<Option<Mat>, VisionError> {
     if !settled.iter().any(|&s| s) {
@@ -221,7 +255,8 @@ impl HandDetector {
         let entries = entries(rect, &labels, n)?;
         let settled = self.settle(view, &closed, &labels, &entries, &area, rect.px)?;
         let scenery = settled_mask(&labels, &settled.ghosts)?;
-        let mut regions = self.regions(rect, &labels, &entries, &area, &settled.settled)?;
+        let owner = arm_parts(&labels, &entries, &settled, rect.board_rect(), rect.px)?;
+        let mut regions = self.regions(rect, &labels, &entries, &area, &settled.settled, &owner)?;
         // While something passes across the view, what else changed with it is as likely its
         // fringe (blur, its shadow, pieces of it cut apart by the board's frame) as an arm:
         // no fingertips are reported at all (rendered game 100: a sleeve crossing the camera
@@ -316,18 +351,22 @@ impl HandDetector {
         Ok(())
     }
 
-    /// Connected parts of the change that come in through the outer margin, are big enough to
-    /// be an arm and were not just settled.
-    fn regions(&self, rect: &Rectifier, labels: &Mat, entries: &[Option<[f64; 2]>], area: &[u32], settled: &[bool]) -> Result<Vec<Region>, VisionError> {
+    /// Connected parts of the change that come in through the outer margin, with the parts
+    /// that belong to them (see [`arm_parts`]), big enough to be an arm and not just settled.
+    fn regions(&self, rect: &Rectifier, labels: &Mat, entries: &[Option<[f64; 2]>], area: &[u32], settled: &[bool], owner: &[usize]) -> Result<Vec<Region>, VisionError> {
         let n = entries.len();
         let (w, h) = (labels.cols(), labels.rows());
         let min_area = (rect.px * rect.px / 2) as u32;
         let data = labels.data_typed::<i32>()?;
+        let mut whole = vec![0u32; n];
+        for (l, &o) in owner.iter().enumerate() {
+            whole[o] += area[l];
+        }
         // The far end over the playing area: along the board's frame an arm can stretch
         // further from where it came in than its fingertips reach.
         let b = rect.board_rect();
         let on_board = |x: i32, y: i32| x >= b.x && x < b.x + b.width && y >= b.y && y < b.y + b.height;
-        let wanted: Vec<Option<[f64; 2]>> = (0..n).map(|l| if l == 0 || area[l] < min_area || settled[l] { None } else { entries[l] }).collect();
+        let wanted: Vec<Option<[f64; 2]>> = (0..n).map(|l| if l == 0 || whole[l] < min_area || settled[l] { None } else { entries[l] }).collect();
         if wanted.iter().all(Option::is_none) {
             return Ok(Vec::new());
         }
@@ -337,10 +376,11 @@ impl HandDetector {
         for y in 0..h {
             let row = &data[(y * w) as usize..((y + 1) * w) as usize];
             for (x, &l) in row.iter().enumerate() {
-                let Some(entry) = wanted[l as usize] else { continue };
+                let o = owner[l as usize];
+                let Some(entry) = wanted[o] else { continue };
                 let (x, y) = (x as i32, y);
                 let d = (on_board(x, y), (x as f64 - entry[0]).powi(2) + (y as f64 - entry[1]).powi(2));
-                let best = &mut far[l as usize];
+                let best = &mut far[o];
                 if d.0 > best.0.0 || (d.0 == best.0.0 && d.1 > best.0.1) {
                     *best = (d, [x as f64, y as f64]);
                 }
@@ -350,7 +390,15 @@ impl HandDetector {
         for (label, entry) in wanted.iter().enumerate().filter_map(|(l, e)| e.map(|e| (l as i32, e))) {
             let mut region = Mat::default();
             core::compare(labels, &Scalar::all(label as f64), &mut region, core::CMP_EQ)?;
-            let across = spans_view(data, w, h, label, rect.px) || area[label as usize] as f64 > PASSING_SQUARES * (rect.px * rect.px) as f64;
+            if whole[label as usize] > area[label as usize] {
+                let bytes = region.data_bytes_mut()?;
+                for (m, &l) in bytes.iter_mut().zip(data) {
+                    if owner[l as usize] == label as usize {
+                        *m = 255;
+                    }
+                }
+            }
+            let across = spans_view(data, w, h, label, rect.px) || whole[label as usize] as f64 > PASSING_SQUARES * (rect.px * rect.px) as f64;
             out.push(Region { label, mask: region, entry, far: far[label as usize].1, across });
         }
         Ok(out)

@@ -67,22 +67,26 @@ impl HandDetector {
         let within = self.picture.as_ref().filter(|m| m.cols() == w && m.rows() == h).map(|m| m.data_bytes()).transpose()?;
         // And how many lie on sides where tall pieces' heads lean out of the view.
         let mut heads_side = vec![0; n];
-        // And how many lie within the picture.
-        let mut edge_in = vec![0; n];
+        // And how many lie within the picture, on other sides.
+        let mut plain = vec![0; n];
         let out = self.heads_out;
         for (x, y) in border(w, h, 1) {
             let i = (y * w + x) as usize;
             edge_px[data[i] as usize] += 1;
-            if (y == 0 && out[0]) || (y == h - 1 && out[1]) || (x == 0 && out[2]) || (x == w - 1 && out[3]) {
-                heads_side[data[i] as usize] += 1;
-            }
+            let heads = (y == 0 && out[0]) || (y == h - 1 && out[1]) || (x == 0 && out[2]) || (x == w - 1 && out[3]);
+            heads_side[data[i] as usize] += i32::from(heads);
             if within.is_some_and(|m| m[i] == 0) {
                 beyond[data[i] as usize] += 1;
-            } else {
-                edge_in[data[i] as usize] += 1;
+            } else if !heads {
+                plain[data[i] as usize] += 1;
             }
         }
-        let off_view: Vec<bool> = edge_px.iter().map(|&c| c * WRIST_FRACTION >= px).collect();
+        // Within the picture, and where no piece leans out of the view, nothing but an arm runs
+        // off it: there a wrist a quarter of a square wide is one (rendered game 230: White's
+        // arm the table's colour, seen only where its shadow or a fold darkened it, touched the
+        // view's edge 5 to 13 pixels wide while its hand took the knight on g1, and settled into
+        // the view as the square a piece left would; its print then stood on g1 as an arm).
+        let off_view: Vec<bool> = (0..n).map(|l| edge_px[l] * WRIST_FRACTION >= px || plain[l] * THIN_WRIST_FRACTION >= px).collect();
         // How much of each region the picture shows: beyond it the view repeats the picture's
         // edge, and a square left empty at that edge streaks out to the view's edge as well.
         let shown: Vec<u32> = match within {
@@ -107,7 +111,7 @@ impl HandDetector {
         // do not lean out: there the square a piece left touches the view's edge too.
         let arm_age: Vec<Option<u32>> = (0..n)
             .map(|l| {
-                let touching = edge_in[l] > 0 && heads_side[l] < edge_px[l];
+                let touching = plain[l] > 0;
                 let age = if touching { Some(0) } else { lately[l].map(|a| a + 1).filter(|&a| a <= ARM_EDGE_FRAMES) };
                 if off_view[l] && !ghost[l] && !head_left[l] { Some(age.unwrap_or(ARM_EDGE_FRAMES)) } else { lately[l].and(age) }
             })
@@ -156,7 +160,7 @@ impl HandDetector {
             *b = *b + s * u8::from(a > *b) - s * u8::from(a < *b);
         }
         let ghosts = (0..n).map(|l| settled[l] && (ghost[l] || head_left[l])).collect();
-        Ok(Settled { settled, ghosts, arm_age })
+        Ok(Settled { settled, ghosts, arm_age, lately })
     }
 
     /// Per label, if it goes on from an arm seen in the last frame (most of each is the other),
@@ -197,7 +201,13 @@ pub(super) struct Settled {
     /// arm: [`ARM_EDGE_FRAMES`] where it runs off the view beyond the picture only); `None` for
     /// what is not an arm by where it runs off the view.
     pub arm_age: Vec<Option<u32>>,
+    /// Whether it goes on from an arm seen the frame before (most of each is the other).
+    pub lately: Vec<Option<u32>>,
 }
+
+/// Where only an arm can run off the view (see [`HandDetector::settle`]), it runs off it at
+/// least 1/THIN_WRIST_FRACTION of a square wide.
+const THIN_WRIST_FRACTION: i32 = 4;
 
 /// Frames an arm resting with its wrist at the view's edge may lose touch with it and still be
 /// an arm.
