@@ -45,14 +45,6 @@ const RESTLESS_FRACTION: u32 = 50;
 /// How high fingertips hold above the board, in squares: at a piece's head or where they grasp
 /// it (a pawn stands about 0.9 squares tall, a king 1.7).
 const TIP_HEIGHT: f64 = 1.1;
-/// The far end of a hand's silhouette, over the playing area where any of it is, is the mean of
-/// its pixels within this many squares of its furthest reach from where it came in: the one
-/// furthest pixel jumps between fingers a square apart as the hand turns (rendered game 245: the
-/// queen on d1 grasped from the side, the lowest finger's end over e1, read as a touch of the
-/// king, a false 4.3.1; the mean lies at e1's very edge, where no touch is read). Over the
-/// hand test's scenes and looks: the fingertip's square right in 71% of one-arm frames, not
-/// 65% (in 86% of touches, as before).
-const TIP_BAND: f64 = 0.4;
 /// How far the far end of a hand's silhouette lies beyond the point it holds or touches, in
 /// squares along its reach (measured on rendered hands: 0.1–0.3).
 const TIP_OVERSHOOT: f32 = 0.2;
@@ -119,8 +111,6 @@ pub struct HandDetector {
     /// Per side of the view (Black's edge, White's, the a-file's, the h-file's), whether the
     /// heads of tall pieces on the edge squares there lean out of it (see [`HEAD_SQUARES`]).
     heads_out: [bool; 4],
-    /// Whether the picture covers the whole view.
-    whole_view: bool,
 }
 
 /// An arm seen lately, for following it.
@@ -150,8 +140,6 @@ struct Region {
     mask: Mat,
     entry: [f64; 2],
     far: [f64; 2],
-    /// Its one pixel furthest from where it came in (see [`TIP_BAND`]).
-    furthest: [f64; 2],
     /// It runs off the view on two opposite sides, or is larger than an arm (a sleeve or a
     /// body passing between camera and board, not an arm reaching in), or something else in
     /// view is: it hides squares but no fingertips are told.
@@ -160,7 +148,7 @@ struct Region {
 
 impl Default for HandDetector {
     fn default() -> Self {
-        HandDetector { background: None, last_smooth: None, calm: Vec::new(), previous: Vec::new(), next_id: 0, pose: None, fading: Vec::new(), picture: None, heads_out: [false; 4], whole_view: true }
+        HandDetector { background: None, last_smooth: None, calm: Vec::new(), previous: Vec::new(), next_id: 0, pose: None, fading: Vec::new(), picture: None, heads_out: [false; 4] }
     }
 }
 
@@ -241,7 +229,6 @@ impl HandDetector {
                 Some(m) => core::count_non_zero(m)? == m.rows() * m.cols(),
                 None => true,
             };
-            self.whole_view = whole;
             if let (Some(pose), true) = (self.pose, whole) {
                 self.heads_out = heads_out(&pose, rect);
             }
@@ -383,41 +370,22 @@ impl HandDetector {
         if wanted.iter().all(Option::is_none) {
             return Ok(Vec::new());
         }
-        // One pass over the view finds every region's furthest reach, rather than a pass over
-        // the whole view per region; a second, the pixels near it.
-        let dist = |x: usize, y: i32, e: [f64; 2]| (x as f64 - e[0]).powi(2) + (y as f64 - e[1]).powi(2);
-        let mut furthest: Vec<(bool, f64)> = vec![(false, -1.0); n];
-        let mut end = vec![[0.0; 2]; n];
+        // One pass over the view finds every region's far end (the first pixel, row by row,
+        // that is furthest), rather than a pass over the whole view per region.
+        let mut far: Vec<((bool, f64), [f64; 2])> = wanted.iter().map(|e| ((false, -1.0), e.unwrap_or([0.0; 2]))).collect();
         for y in 0..h {
             let row = &data[(y * w) as usize..((y + 1) * w) as usize];
             for (x, &l) in row.iter().enumerate() {
                 let o = owner[l as usize];
                 let Some(entry) = wanted[o] else { continue };
-                let d = (on_board(x as i32, y), dist(x, y, entry));
-                if d.0 > furthest[o].0 || (d.0 == furthest[o].0 && d.1 > furthest[o].1) {
-                    furthest[o] = d;
-                    end[o] = [x as f64, y as f64];
+                let (x, y) = (x as i32, y);
+                let d = (on_board(x, y), (x as f64 - entry[0]).powi(2) + (y as f64 - entry[1]).powi(2));
+                let best = &mut far[o];
+                if d.0 > best.0.0 || (d.0 == best.0.0 && d.1 > best.0.1) {
+                    *best = (d, [x as f64, y as f64]);
                 }
             }
         }
-        // Not where the view reaches beyond a cropped picture: there the arm's front is cut by
-        // the picture's edge and its repeated pixels, and its mean strays (a real clip,
-        // scholarsMate2019-11-18.avi: White's fingertips on Black's f8 and d8, two false 4.2.1).
-        let band = if self.whole_view { TIP_BAND * rect.px as f64 } else { 0.0 };
-        let reach: Vec<f64> = furthest.iter().map(|&(_, d)| if band > 0.0 { (d.max(0.0).sqrt() - band).max(0.0).powi(2) } else { d }).collect();
-        let mut sums = vec![[0.0f64; 3]; n];
-        for y in 0..h {
-            let row = &data[(y * w) as usize..((y + 1) * w) as usize];
-            for (x, &l) in row.iter().enumerate() {
-                let o = owner[l as usize];
-                let Some(entry) = wanted[o] else { continue };
-                if on_board(x as i32, y) == furthest[o].0 && dist(x, y, entry) >= reach[o] {
-                    let s = &mut sums[o];
-                    *s = [s[0] + x as f64, s[1] + y as f64, s[2] + 1.0];
-                }
-            }
-        }
-        let far: Vec<[f64; 2]> = sums.iter().map(|s| if s[2] > 0.0 { [s[0] / s[2], s[1] / s[2]] } else { [0.0; 2] }).collect();
         let mut out = Vec::new();
         for (label, entry) in wanted.iter().enumerate().filter_map(|(l, e)| e.map(|e| (l as i32, e))) {
             let mut region = Mat::default();
@@ -431,7 +399,7 @@ impl HandDetector {
                 }
             }
             let across = spans_view(data, w, h, label, rect.px) || whole[label as usize] as f64 > PASSING_SQUARES * (rect.px * rect.px) as f64;
-            out.push(Region { label, mask: region, entry, far: far[label as usize], furthest: end[label as usize], across });
+            out.push(Region { label, mask: region, entry, far: far[label as usize].1, across });
         }
         Ok(out)
     }
@@ -481,29 +449,19 @@ impl HandDetector {
                 covers.push(sq);
             }
         }
-        // Where fingertips at a piece's height over view point `p` are, over the board.
-        let tip = |p: [f64; 2]| {
-            let image = rect.to_image(p[0], p[1]);
-            let mut board = match self.pose.and_then(|pose| pose.board_point(image, TIP_HEIGHT)) {
-                Some(b) => [b[0] as f32, b[1] as f32],
-                None => rect.board_coords(p[0], p[1]),
-            };
-            // The silhouette's far end is the fingers curled past what they hold.
-            let from = rect.board_coords(r.entry[0], r.entry[1]);
-            let reach = [board[0] - from[0], board[1] - from[1]];
-            let length = reach[0].hypot(reach[1]);
-            if length > TIP_OVERSHOOT {
-                board = [board[0] - reach[0] / length * TIP_OVERSHOOT, board[1] - reach[1] / length * TIP_OVERSHOOT];
-            }
-            board
-        };
         let far = rect.to_image(r.far[0], r.far[1]);
-        let board = tip(r.far);
-        let on = |b: [f32; 2]| (0.0..8.0).contains(&b[0]) && (0.0..8.0).contains(&b[1]);
-        // Fingertips over the board where the silhouette's very end is too: the end of what is
-        // left of a sleeve that crossed the view lies beyond the far edge, its front's mean on
-        // the last rank (rendered game 100: a false touch of d8).
-        let over = !r.across && on(board) && on(tip(r.furthest));
+        let mut board = match self.pose.and_then(|p| p.board_point(far, TIP_HEIGHT)) {
+            Some(b) => [b[0] as f32, b[1] as f32],
+            None => rect.board_coords(r.far[0], r.far[1]),
+        };
+        // The silhouette's far end is the fingers curled past what they hold.
+        let from = rect.board_coords(r.entry[0], r.entry[1]);
+        let reach = [board[0] - from[0], board[1] - from[1]];
+        let length = reach[0].hypot(reach[1]);
+        if length > TIP_OVERSHOOT {
+            board = [board[0] - reach[0] / length * TIP_OVERSHOOT, board[1] - reach[1] / length * TIP_OVERSHOOT];
+        }
+        let over = !r.across && (0.0..8.0).contains(&board[0]) && (0.0..8.0).contains(&board[1]);
         let tip_square = over.then(|| Square::from_coords(shakmaty::File::new(board[0] as u32), shakmaty::Rank::new(board[1] as u32)));
         // The outline: the region's hull, in camera pixels.
         let mut contours = core::Vector::<core::Vector<Point>>::new();
