@@ -201,7 +201,8 @@ pub(super) struct Settled {
     /// arm: [`ARM_EDGE_FRAMES`] where it runs off the view beyond the picture only); `None` for
     /// what is not an arm by where it runs off the view.
     pub arm_age: Vec<Option<u32>>,
-    /// Whether it goes on from an arm seen the frame before (most of each is the other).
+    /// Where it goes on from an arm seen the frame before (most of each is the other), that
+    /// arm's [`arm_age`](Self::arm_age); `None` where it goes on from none.
     pub lately: Vec<Option<u32>>,
 }
 
