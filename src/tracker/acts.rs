@@ -489,13 +489,16 @@ impl Tracker {
     /// it could have come from says it left (rendered game 50's 17... O-O: the arm seen only in
     /// part, e8 fit no look from the king's lift on — the e7 bishop leaning over it — and the
     /// king on g8 was refused as a piece from nowhere). Where two such squares could be the
-    /// source, neither is: a guess would be a move invented.
+    /// source, neither is: a guess would be a move invented. An arm hid it where one was first
+    /// to, or where one was over it after it was last seen: a square may go unread a moment
+    /// before the arm is seen over it (its shadow first), and no arm is then known to have hidden
+    /// it first (rendered game 230's 28... Ke7).
     fn arm_hidden_source(&self, to: Square, colour: Option<Color>) -> Option<Square> {
         let colour = colour?;
         let occupied = self.occupied();
         let mut found = Square::ALL.into_iter().filter(|&s| {
             let j = usize::from(s);
-            s != to && self.hidden_at[j] > self.seen_at[j] && self.hid_first[j].is_some() && !self.seen_after_change(s, to) && self.may_have_come(s, to, colour, None, occupied)
+            s != to && self.hidden_at[j] > self.seen_at[j] && (self.hid_first[j].is_some() || self.covered_at[j] > self.seen_at[j]) && !self.seen_after_change(s, to) && self.may_have_come(s, to, colour, None, occupied)
         });
         let from = found.next()?;
         found.next().is_none().then_some(from)

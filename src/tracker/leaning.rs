@@ -195,3 +195,26 @@ fn a_piece_set_on_the_far_rank_before_its_lift_shows_is_no_promotion_without_a_p
     assert_eq!(board, after, "{events:?}");
     assert!(!events.iter().any(|e| matches!(e.kind, EventKind::Place { square: G8, piece: Some(_), .. })), "{events:?}");
 }
+
+/// The same where the square went unread a moment before the arm was seen over it (its shadow
+/// first), so that no arm is known to have hidden it first, and the fingertips were seen two
+/// squares along the reach, never over it: that arm was still over the square after it was
+/// last seen, and the king turning up beside it came from there (rendered game 230's 28... Ke7,
+/// e8 read as no look, then as black, the king leaning back over it; refused as a piece from
+/// nowhere, the move was lost and the game with it).
+#[test]
+fn a_piece_is_taken_from_a_square_an_arm_was_over_though_it_went_unread_before_the_arm_came() {
+    use Square::*;
+    let start: Board = "4k3/8/8/8/8/8/8/4K3".parse().expect("a placement");
+    let after = moved(&start, &[(E1, E2)]);
+    let unread = |o: &mut Observation| read_as(o, E1, SquareState::Occluded);
+    let mut reel = Reel::new(&start);
+    reel.run(20, &start, None)
+        .run_seen(2, &start, None, unread)
+        .run(10, &start, Some((E3, &[E1, D1, F1, E2])))
+        .run(10, &after, Some((E3, &[E1, D1, F1, E2])))
+        .run_seen(20, &after, None, unread)
+        .run_seen(60, &after, None, |o| read_as(o, E1, SquareState::White));
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+}
