@@ -84,7 +84,16 @@ impl Tracker {
                     let recent = act.at.1 - LOOSE_SECS;
                     let unseen_since = self.unchanged_at[i];
                     let under_arm = |l: &super::Loose| unseen_since <= l.at && self.hid_first[i] == Some(l.side) && l.own();
-                    let after_lift = |l: &super::Loose| self.changed_at[i] >= l.lifted;
+                    // Or, for a player's own piece, on a square refused before as a piece from
+                    // nowhere (read as one of its colour, a neighbour leaning over it) that an
+                    // arm was over after the lift: it reads as it did, so no change dates the
+                    // setting down, and a player's own piece seldom leaves the board (rendered
+                    // game 230's 19... Ne8, set behind the king on e7 that leant over e8). Only
+                    // once the squares the arm uncovered have shown what it set down: a piece
+                    // still in hand as the arm left is not taken for one set down there (a
+                    // square misread before the arm hid it is not where it set its piece).
+                    let refused_then_covered = |l: &super::Loose| l.own() && self.refused.contains(act.square) && self.covered_at[i] >= l.lifted && act.at.1 - l.at >= super::REVEAL_SECS;
+                    let after_lift = |l: &super::Loose| self.changed_at[i] >= l.lifted || refused_then_covered(l);
                     let gone = act.pick(&self.loose, |l| ((l.at >= recent || under_arm(l)) && after_lift(l)).then_some(&l.piece));
                     let piece = match (k, gone) {
                         (Some(k), _) => self.unattended.remove(k).0,

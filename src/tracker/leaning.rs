@@ -218,3 +218,27 @@ fn a_piece_is_taken_from_a_square_an_arm_was_over_though_it_went_unread_before_t
     let (board, events) = reel.finish();
     assert_eq!(board, after, "{events:?}");
 }
+
+/// d2 read white for long (a piece leaning over it, refused as one from nowhere); then White's
+/// arm takes the b1 knight, sets it on d2 and leaves: d2 read white before and after, so no
+/// change dates the setting down, yet the knight is not carried off the board. A player's own
+/// piece that left in the hand whose arm was over such a square after lifting it was set there
+/// (rendered game 230's 19... Ne8, set behind the king on e7 that leant over e8).
+#[test]
+fn a_piece_set_on_a_square_already_misread_as_its_colour_is_not_carried_off() {
+    use Square::*;
+    let start: Board = "4k3/8/8/8/8/8/8/1N2K3".parse().expect("a placement");
+    let mut lifted = start.clone();
+    lifted.discard_piece_at(B1);
+    let after = moved(&start, &[(B1, D2)]);
+    let lean = |o: &mut Observation| read_as(o, D2, SquareState::White);
+    let mut reel = Reel::new(&start);
+    reel.run_seen(60, &start, None, lean)
+        .run_seen(10, &start, Some((B1, &[B1, C1, B2])), lean)
+        .run_seen(10, &lifted, Some((D2, &[D2, C2, D1, C1])), lean)
+        .run(10, &after, Some((D2, &[D2, C2, D1, C1])))
+        .run(6, &after, Some((C3, &[C2, C1])))
+        .run(60, &after, None);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+}
