@@ -319,11 +319,7 @@ impl Tracker {
         let covered: Vec<Square> = obs.hands.iter().flat_map(|h| h.covers.iter().copied()).collect();
         let acts = self.confirm_changes(obs, &covered);
         self.apply_acts(acts);
-        // What an arm did on a square it hid shows only once the square is seen again: the
-        // board is not told while one is still unseen since (rendered game 20's 16... O-O, the
-        // king's e8 read as no look for a second after the arm left, was told as Rf8 with the
-        // king still on e8, then the king on g8 as a 7.6).
-        let arm_hid = obs.squares.iter().zip(self.hid_first).any(|(s, by)| s.state == SquareState::Occluded && by.is_some());
+        let arm_hid = self.unread_since_arm(obs);
         if !arm_hid {
             self.tell_unheard(now);
         }
@@ -333,6 +329,25 @@ impl Tracker {
         self.flush(&covered);
         self.unsure = obs.squares.iter().filter(|s| s.state == SquareState::Occluded).count();
         std::mem::take(&mut self.out)
+    }
+
+    /// Whether a square an arm hid has not been read for sure since: what the arm did there
+    /// shows only once it is (rendered game 20's 16... O-O, the king's e8 read as no look for a
+    /// second after the arm left, was told as Rf8 with the king still on e8, then the king on
+    /// g8 as a 7.6). Such a square is one still unread since an arm hid it, or one read, within
+    /// [`REVEAL_SECS`] of the arm leaving it, as a piece of colour untold where that arm's
+    /// player had one: the piece may have gone in the hand and the empty square be read in the
+    /// arm's passing shadow (rendered game 275's 9... O-O: e8, read as a piece's shape for five frames after
+    /// the arm left, was told with the king still on it, Rf8 the move and the king a 7.6).
+    fn unread_since_arm(&self, obs: &Observation) -> bool {
+        obs.squares.iter().enumerate().any(|(i, s)| match s.state {
+            SquareState::Occluded => self.hid_first[i].is_some(),
+            SquareState::Piece => {
+                let own = self.belief[i].is_some_and(|p| self.hid_first[i].is_some_and(|side| p.color == Color::from(side)));
+                own && obs.t - self.covered_at[i] < REVEAL_SECS
+            }
+            _ => false,
+        })
     }
 
     /// The end of the stream: every act still held back is written.
@@ -558,7 +573,7 @@ impl Tracker {
         let since = *self.quiet_since.get_or_insert(obs.t);
         // Every square seen, none in doubt, every piece that left a square found again: the
         // board is whole, and the rules need not wait to hear of it.
-        let hidden = obs.squares.iter().any(|s| s.state == SquareState::Occluded);
+        let hidden = arm_hid || obs.squares.iter().any(|s| s.state == SquareState::Occluded);
         // A player's own piece that left in a hand a moment ago is about to be set down: the
         // arm was lost from view with the piece still in it (rendered game 165's O-O: the board
         // told then, the king not yet on g1, made the rook's move a move and the king a 7.6).
