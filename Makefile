@@ -44,6 +44,8 @@ eval: setup
 	@for g in "155 31" "160 32" "165 33" "170 34" "175 35" "180 36" "185 37" "190 38" "195 39" "200 40"; do cargo run --release --quiet --example diag_vision -- $$g 20 | grep -v "^ *\(ideal\|vision squares\|vision hands\)"; done
 	@echo "== long games: 40 plies each, held out until their first failures (230, 255) were looked at"
 	@for g in "205 41" "210 42" "215 43" "220 44" "225 45" "230 46" "235 47" "240 48" "245 49" "250 50" "255 51" "260 52"; do cargo run --release --quiet --example diag_vision -- $$g 40 | grep -v "^ *\(ideal\|vision squares\|vision hands\)"; done
+	@echo "== more long games (265-320), held out until their first failures (275, 270, 300) were looked at"
+	@for g in "265 53" "270 54" "275 55" "280 56" "285 57" "290 58" "295 59" "300 60" "305 61" "310 62" "315 63" "320 64"; do cargo run --release --quiet --example diag_vision -- $$g 40 | grep -v "^ *\(ideal\|vision squares\|vision hands\)"; done
 
 # Criterion benches, then replay and live on the demo scene (rendered if missing): throughput
 # against decode-only, and the delay from each move's release frame to /events with the CPU used.

@@ -217,6 +217,20 @@ impl Tracker {
                 self.refused.add(act.square);
                 continue;
             }
+            // A piece carried from a square it cannot reach this one from, beside a square it can
+            // that may hold it now: set down there, a tall piece leans over the square beside,
+            // which reads as its colour while the one it stands on is still under the arm
+            // (rendered game 270's 17. Qxd7: the queen's head over d8 read white first, Qa4-d8
+            // was recorded and the game lost). It stays in the hand, and the square is looked at
+            // again until the other one shows; a move where it cannot go is still recorded
+            // then, if nothing else explains the square.
+            if let Some(h) = carried.filter(|h| self.leans_from_doubt(h, act.square)) {
+                if let Some(t) = self.hands.get_mut(&id) {
+                    t.held.push(h);
+                }
+                self.look_again(act.square, colour);
+                continue;
+            }
             // Vision naming a different piece than the one carried: the carried one (a pawn
             // being promoted) stays in the hand and a new piece came from off the board.
             let carried = match carried {
@@ -417,6 +431,27 @@ impl Tracker {
     /// a piece (of `colour`, if told) that could have gone to `to`.
     fn source_in_doubt(&self, to: Square, colour: Option<Color>) -> bool {
         Square::ALL.into_iter().filter(|&s| s != to && self.in_doubt(s)).any(|s| self.belief[usize::from(s)].is_some_and(|p| colour.is_none_or(|c| p.color == c) && can_stand(p, to) && self.could_reach(&p, s, to)))
+    }
+
+    /// Whether `held`, set down on `to`, cannot have gone there from where it was lifted while
+    /// it can have gone to a square beside that may hold it now: one with a change to its colour
+    /// still being confirmed, or one in doubt that hid a piece of the other side's it could take
+    /// (see [`apply_acts`](Self::apply_acts)). Not an empty square merely in doubt: a piece
+    /// wrongly taken to be in the hand (scholarsMate2019-11-18.avi, one hand moving for both
+    /// sides) would wait there, and the move with it.
+    fn leans_from_doubt(&self, held: &Held, to: Square) -> bool {
+        let (piece, from) = (&held.piece, held.from);
+        let own_look = match piece.color {
+            Color::White => SquareState::White,
+            Color::Black => SquareState::Black,
+        };
+        let may_stand = |n: Square| {
+            let j = usize::from(n);
+            let showing = self.candidate[j].1 > 0 && self.candidate[j].0 == own_look;
+            let victim_hidden = self.in_doubt(n) && self.belief[j].is_some_and(|p| p.color != piece.color);
+            showing || victim_hidden
+        };
+        to != from && !self.could_reach(piece, from, to) && shakmaty::attacks::king_attacks(to).into_iter().any(|n| n != from && may_stand(n) && self.could_reach(piece, from, n))
     }
 
     /// Whether what stands on `sq` is in doubt: hidden since last seen, or seen empty a moment

@@ -242,3 +242,28 @@ fn a_piece_set_on_a_square_already_misread_as_its_colour_is_not_carried_off() {
     let (board, events) = reel.finish();
     assert_eq!(board, after, "{events:?}");
 }
+
+/// 1. Qa4xd7, the queen leaning over d8 from the moment she is set down: d8 reads white while
+/// d7 is still under the arm (`lean_first` frames before the arm uncovers d7; with one, d8's
+/// change is confirmed a frame before d7's). The queen cannot go from a4 to d8, and can to d7,
+/// which is still in doubt: she is not set on d8 (rendered game 270's 17. Qxd7, recorded
+/// Qa4-d8 and the game lost from there).
+#[test]
+fn a_piece_is_not_set_where_it_cannot_go_while_the_square_it_leans_from_is_in_doubt() {
+    use Square::*;
+    for lean_first in [10, 1] {
+        let start: Board = "7k/3q4/8/8/Q7/8/8/4K3".parse().expect("a placement");
+        let mut lifted = start.clone();
+        lifted.discard_piece_at(A4);
+        let after = moved(&start, &[(A4, D7)]);
+        let lean = |o: &mut Observation| read_as(o, D8, SquareState::White);
+        let mut reel = Reel::new(&start);
+        reel.run(20, &start, None)
+            .run(10, &start, Some((A4, &[A4, A3, B3])))
+            .run(10, &lifted, Some((D7, &[D7, C6, D6, C5, B5])))
+            .run_seen(lean_first, &after, Some((D7, &[D7, C6, D6, C5, B5])), lean)
+            .run_seen(60, &after, None, lean);
+        let (board, events) = reel.finish();
+        assert_eq!(board, after, "lean seen {lean_first} frames first: {events:?}");
+    }
+}
