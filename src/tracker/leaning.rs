@@ -267,3 +267,22 @@ fn a_piece_is_not_set_where_it_cannot_go_while_the_square_it_leans_from_is_in_do
         assert_eq!(board, after, "lean seen {lean_first} frames first: {events:?}");
     }
 }
+
+/// 1. Qe2 made under an arm hiding d1, e1 and e2 (no act seen): once it has gone, e2 reads
+/// white and e1, which the queen leans over, a piece of colour untold, both in the same frame.
+/// The queen is the piece seen in her colour, not the lean (rendered game 225's 13. Qe2,
+/// recorded Qe1).
+#[test]
+fn a_piece_seen_in_its_colour_is_the_one_set_down_not_its_lean_read_untold_beside_it() {
+    use Square::*;
+    let start: Board = "4k3/8/8/8/8/8/8/3Q1RK1".parse().expect("a placement");
+    let after = moved(&start, &[(D1, E2)]);
+    let lean = |o: &mut Observation| read_as(o, E1, SquareState::Piece);
+    let mut reel = Reel::new(&start);
+    reel.run(20, &start, None)
+        .run(10, &start, Some((D2, &[C1, D1, E1, D2, E2])))
+        .run(10, &after, Some((E3, &[D1, E1, D2, E2, F2])))
+        .run_seen(60, &after, None, lean);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+}
