@@ -445,10 +445,7 @@ impl Tracker {
     /// sides) would wait there, and the move with it.
     fn leans_from_doubt(&self, held: &Held, to: Square) -> bool {
         let (piece, from) = (&held.piece, held.from);
-        let own_look = match piece.color {
-            Color::White => SquareState::White,
-            Color::Black => SquareState::Black,
-        };
+        let own_look = SquareState::of(Some(*piece));
         let may_stand = |n: Square| {
             let j = usize::from(n);
             let showing = self.candidate[j].1 > 0 && self.candidate[j].0 == own_look;

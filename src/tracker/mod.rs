@@ -337,8 +337,9 @@ impl Tracker {
     /// g8 as a 7.6). Such a square is one still unread since an arm hid it, or one read, within
     /// [`REVEAL_SECS`] of the arm leaving it, as a piece of colour untold where that arm's
     /// player had one: the piece may have gone in the hand and the empty square be read in the
-    /// arm's passing shadow (rendered game 275's 9... O-O: e8, read as a piece's shape for five frames after
-    /// the arm left, was told with the king still on it, Rf8 the move and the king a 7.6).
+    /// arm's passing shadow (rendered game 275's 9... O-O: e8, read as a piece's shape for five
+    /// frames after the arm left, was told with the king still on it, Rf8 the move and the king
+    /// a 7.6).
     fn unread_since_arm(&self, obs: &Observation) -> bool {
         obs.squares.iter().enumerate().any(|(i, s)| match s.state {
             SquareState::Occluded => self.hid_first[i].is_some(),
