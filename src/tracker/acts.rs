@@ -111,7 +111,15 @@ impl Tracker {
                         }
                         // Or from a square already seen empty but not yet counted as such.
                         (None, None) => {
-                            let emptied = self.take_seen_emptied(|t, p, from| act.colour.is_none_or(|c| p.color == c) && t.could_reach(p, from, act.square));
+                            let fits = |t: &Tracker, p: &Piece, from: Square| act.colour.is_none_or(|c| p.color == c) && t.could_reach(p, from, act.square);
+                            // Of colour untold, where the piece that left may be the change to
+                            // its colour another square shows: looked at again until it shows.
+                            let elsewhere = |from: Square| self.belief[usize::from(from)].is_some_and(|p| self.shown_elsewhere(&p, from, act.square));
+                            if act.colour.is_none() && self.seen_emptied(fits).is_some_and(elsewhere) {
+                                self.look_again(act.square, None);
+                                continue;
+                            }
+                            let emptied = self.take_seen_emptied(fits);
                             // A piece of the side that has just moved, whose one possible source
                             // is a square an arm hid and was over a moment ago: that square shows
                             // in a moment whether its piece is still there, and the board is not
@@ -287,6 +295,15 @@ impl Tracker {
                 continue;
             }
             let carried = carried.or_else(|| self.lift_unseen(id, act.square, colour, act.role));
+            // So, where vision could not tell its colour, does a piece that may be the change to
+            // its colour another square it could reach shows as the arm uncovers it.
+            if let Some(h) = carried.filter(|h| colour.is_none() && self.hands.contains_key(&id) && self.shown_elsewhere(&h.piece, h.from, act.square)) {
+                if let Some(t) = self.hands.get_mut(&id) {
+                    t.held.push(h);
+                }
+                self.look_again(act.square, colour);
+                continue;
+            }
             // A piece that left in a hand now gone comes back from off the board, so it is named:
             // for the rules that hand's pieces left with it.
             let recent = act.at.1 - LOOSE_SECS;
@@ -431,48 +448,6 @@ impl Tracker {
         Some(Held { piece, at: visit.end, from })
     }
 
-    /// Whether a square other than `to`, unseen since it was hidden or being seen emptied, holds
-    /// a piece (of `colour`, if told) that could have gone to `to`.
-    fn source_in_doubt(&self, to: Square, colour: Option<Color>) -> bool {
-        Square::ALL.into_iter().filter(|&s| s != to && self.in_doubt(s)).any(|s| self.belief[usize::from(s)].is_some_and(|p| colour.is_none_or(|c| p.color == c) && can_stand(p, to) && self.could_reach(&p, s, to)))
-    }
-
-    /// Whether `held`, set down on `to`, cannot have gone there from where it was lifted while
-    /// it can have gone to a square beside that may hold it now: one with a change to its colour
-    /// still being confirmed, or one in doubt that hid a piece of the other side's it could take
-    /// (see [`apply_acts`](Self::apply_acts)). Not an empty square merely in doubt: a piece
-    /// wrongly taken to be in the hand (scholarsMate2019-11-18.avi, one hand moving for both
-    /// sides) would wait there, and the move with it.
-    fn leans_from_doubt(&self, held: &Held, to: Square) -> bool {
-        let (piece, from) = (&held.piece, held.from);
-        let own_look = SquareState::of(Some(*piece));
-        let may_stand = |n: Square| {
-            let j = usize::from(n);
-            let showing = self.candidate[j].1 > 0 && self.candidate[j].0 == own_look;
-            let victim_hidden = self.in_doubt(n) && self.belief[j].is_some_and(|p| p.color != piece.color);
-            showing || victim_hidden
-        };
-        to != from && !self.could_reach(piece, from, to) && shakmaty::attacks::king_attacks(to).into_iter().any(|n| n != from && may_stand(n) && self.could_reach(piece, from, n))
-    }
-
-    /// Whether what stands on `sq` is in doubt: hidden since last seen, or seen empty a moment
-    /// but not yet counted so.
-    fn in_doubt(&self, sq: Square) -> bool {
-        let j = usize::from(sq);
-        self.hidden_at[j] > self.seen_at[j] || (self.candidate[j].0 == SquareState::Empty && self.candidate[j].1 > 0)
-    }
-
-    /// Whether the piece hand `id` set down on `to` may have come from either of two squares in
-    /// doubt (hidden since last seen, or seen empty a moment but not yet counted so): which one
-    /// it came from shows once they are seen, and any pick now is a guess (rendered game 100:
-    /// 9. Bd3, the arm hiding f1 while d1's queen read empty a moment beside it, recorded Qd3).
-    pub(super) fn unsure_source(&self, id: u32, to: Square, colour: Option<Color>, role: Option<Role>) -> bool {
-        let Some(track) = self.hands.get(&id) else { return false };
-        let colour = colour.unwrap_or(Color::from(track.side));
-        let occupied = self.occupied();
-        Square::ALL.into_iter().filter(|&s| s != to && self.in_doubt(s) && self.may_have_come(s, to, colour, role, occupied)).count() >= 2
-    }
-
     /// Whether hand `id`, which set a piece down beside `to` already, would take the piece now
     /// set on `to` from a square still in doubt (see [`lift_unseen`](Self::lift_unseen)).
     /// Only a piece of the colour of one it set down beside `to` is waited for (one player's
@@ -517,7 +492,7 @@ impl Tracker {
 
     /// Whether the piece on `from` is of `colour` (and `role`, if named) and could have gone to
     /// `to` on a board with `occupied` squares.
-    fn may_have_come(&self, from: Square, to: Square, colour: Color, role: Option<Role>, occupied: shakmaty::Bitboard) -> bool {
+    pub(super) fn may_have_come(&self, from: Square, to: Square, colour: Color, role: Option<Role>, occupied: shakmaty::Bitboard) -> bool {
         self.belief[usize::from(from)].is_some_and(|p| p.color == colour && role.is_none_or(|r| r == p.role) && reaches(p, from, to, occupied, self.victim(p, to)))
     }
 
@@ -550,7 +525,7 @@ impl Tracker {
     }
 
     /// Whether an arm was over `sq` a moment ago: what stands there shows in a moment.
-    fn just_uncovered(&self, sq: Square) -> bool {
+    pub(super) fn just_uncovered(&self, sq: Square) -> bool {
         self.last_seen_t - self.covered_at[usize::from(sq)] < super::REVEAL_SECS
     }
 
@@ -574,20 +549,25 @@ impl Tracker {
     }
 
     /// Whether `piece` on `from` could have been moved to `to` as the board stands.
-    fn could_reach(&self, piece: &Piece, from: Square, to: Square) -> bool {
+    pub(super) fn could_reach(&self, piece: &Piece, from: Square, to: Square) -> bool {
         reaches(*piece, from, to, self.occupied(), self.victim(*piece, to))
     }
 
     /// A piece, `fits` for its square, on a square seen empty lately but not yet counted as such
     /// (its change still being confirmed): taken off that square, whose change is then settled.
     fn take_seen_emptied(&mut self, fits: impl Fn(&Tracker, &Piece, Square) -> bool) -> Option<(Piece, Square)> {
-        let from = Square::ALL.into_iter().find(|&sq| {
-            let j = usize::from(sq);
-            self.candidate[j].0 == SquareState::Empty && self.candidate[j].1 > 0 && self.belief[j].is_some_and(|p| fits(self, &p, sq))
-        })?;
+        let from = self.seen_emptied(fits)?;
         let j = usize::from(from);
         self.candidate[j] = (SquareState::Empty, 0);
         Some((self.belief[j].take()?, from))
+    }
+
+    /// The square [`take_seen_emptied`](Self::take_seen_emptied) would take its piece from.
+    pub(super) fn seen_emptied(&self, fits: impl Fn(&Tracker, &Piece, Square) -> bool) -> Option<Square> {
+        Square::ALL.into_iter().find(|&sq| {
+            let j = usize::from(sq);
+            self.candidate[j].0 == SquareState::Empty && self.candidate[j].1 > 0 && self.belief[j].is_some_and(|p| fits(self, &p, sq))
+        })
     }
 
     /// Whether a piece of the other colour than `mover`'s stood on `to` (still believed there,

@@ -286,3 +286,31 @@ fn a_piece_seen_in_its_colour_is_the_one_set_down_not_its_lean_read_untold_besid
     let (board, events) = reel.finish();
     assert_eq!(board, after, "{events:?}");
 }
+
+/// 1. Rd1 from f1 with the queen on e2 leaning over e1 (read as a piece of colour untold
+/// before the arm came and after): the arm hides f1 from the grasp until it leaves, and hides
+/// d1 as it sets the rook down; once it has gone, f1 reads empty, e1 as before, d1 white. The
+/// rook is the piece on d1, not the lean on e1 (rendered game 225's 17. Rd1, recorded Re1 and a
+/// 7.6 after it). With the lean read `lean_before` frames before the arm came: soon after, the
+/// hand that came is taken to have changed e1 (the rook lifted under the arm set down there);
+/// long after (as in 225), no hand is, and e1 takes the piece seen gone from f1.
+#[test]
+fn a_piece_is_not_set_where_a_lean_reads_untold_while_a_square_it_can_reach_shows_it() {
+    use Square::*;
+    for lean_before in [20, 90] {
+        let start: Board = "4k3/8/8/8/8/8/4Q3/5RK1".parse().expect("a placement");
+        let mut lifted = start.clone();
+        lifted.discard_piece_at(F1);
+        let after = moved(&start, &[(F1, D1)]);
+        let lean = |o: &mut Observation| read_as(o, E1, SquareState::Piece);
+        let f1_unread = |o: &mut Observation| read_as(o, F1, SquareState::Occluded);
+        let mut reel = Reel::new(&start);
+        reel.run_seen(lean_before, &start, None, lean)
+            .run_seen(10, &start, Some((F1, &[F1, G1])), lean)
+            .run_seen(10, &lifted, Some((F2, &[E1, F1, G1, F2])), lean)
+            .run_seen(20, &after, Some((D2, &[C1, D1, E1, D2])), f1_unread)
+            .run_seen(60, &after, None, lean);
+        let (board, events) = reel.finish();
+        assert_eq!(board, after, "lean read {lean_before} frames before: {events:?}");
+    }
+}

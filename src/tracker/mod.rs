@@ -10,6 +10,7 @@
 //! known position.
 
 mod acts;
+mod doubt;
 mod hands;
 mod moves;
 mod stream;
