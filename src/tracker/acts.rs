@@ -192,8 +192,7 @@ impl Tracker {
                 // the hand rising with the piece is seen further along its reach.
                 let near = shakmaty::attacks::king_attacks(act.square);
                 let off: shakmaty::Bitboard = near.into_iter().filter(|&t| self.visit_of(id, t).is_some_and(|v| v.end.0 == act.at.0)).collect();
-                let fps = self.fps_hint;
-                self.pending.retain(|(_, e)| !matches!(e.kind, EventKind::Touch { hand: h, square } if h == hand && (off.contains(square) || (near.contains(square) && rising(act.until.1, e.t, fps)))));
+                self.take_back_touches(hand, act.square, off, act.until.1);
                 if let Some(p) = self.belief[i].take() {
                     if let Some(t) = self.hands.get_mut(&id) {
                         t.held.push(Held { piece: p, at: act.at, from: act.square });
@@ -281,6 +280,11 @@ impl Tracker {
                     None => self.take_seen_emptied(|t, p, from| own(p) && t.could_reach(p, from, act.square))?,
                 };
                 let at = (act.at.0.saturating_sub(1), act.at.1 - step);
+                // Where this hand's fingertips were on that square, a rest beside it that began
+                // as they left was the hand rising with the piece (rendered game 215's 8. Nc3).
+                if let Some(v) = self.visit_of(id, from) {
+                    self.take_back_touches(hand, from, shakmaty::Bitboard::EMPTY, v.end.1);
+                }
                 self.emit(at, EventKind::Lift { hand, square: from });
                 Some(Held { piece, at, from })
             });
@@ -444,8 +448,20 @@ impl Tracker {
         let (from, visit) = self.grasps(id, to, colour, role).into_iter().max_by(|a, b| a.1.end.1.total_cmp(&b.1.end.1))?;
         let piece = self.belief[usize::from(from)].take()?;
         let hand = HandId(self.hands.get(&id).map_or(id, |t| t.event_id));
+        // A rest beside it that began as the fingertips left it, still waiting to be written,
+        // was the hand rising with this piece.
+        self.take_back_touches(hand, from, shakmaty::Bitboard::EMPTY, visit.end.1);
         self.emit(visit.end, EventKind::Lift { hand, square: from });
         Some(Held { piece, at: visit.end, from })
+    }
+
+    /// Takes back the touches of `hand`, not yet written, that were its grasp of the piece on
+    /// `from`, seen a square off: those on `off`, and those on a neighbour of `from` that began
+    /// as the fingertips left it at `left` (the hand rising with the piece).
+    fn take_back_touches(&mut self, hand: HandId, from: Square, off: shakmaty::Bitboard, left: f64) {
+        let near = shakmaty::attacks::king_attacks(from);
+        let fps = self.fps_hint;
+        self.pending.retain(|(_, e)| !matches!(e.kind, EventKind::Touch { hand: h, square } if h == hand && (off.contains(square) || (near.contains(square) && rising(left, e.t, fps)))));
     }
 
     /// Whether hand `id`, which set a piece down beside `to` already, would take the piece now

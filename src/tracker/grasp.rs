@@ -97,3 +97,78 @@ fn a_rest_beside_it_that_begins_later_stays_a_touch() {
     let (_, events) = nxd4(false);
     assert_eq!(touched(&events), [Square::D4, Square::E4, Square::F3], "{events:?}");
 }
+
+/// 1. Nc3: the fingertips on b1, then, the knight in the hand, on b2 from the very next frame
+/// for a third of a second, b1 seen empty meanwhile (its lift taken in before the rest on b2
+/// lasted long enough to be a touch), then over c3. The rest on b2 is the hand rising with the
+/// knight, not a touch of the pawn: a false 4.3.1 otherwise.
+#[test]
+fn a_rest_beside_a_lift_already_taken_in_is_no_touch() {
+    use Square::*;
+    let start = Board::default();
+    let mut lifted = start.clone();
+    lifted.discard_piece_at(B1);
+    let after = moved(&start, &[(B1, C3)]);
+    let mut reel = Reel::new(&start);
+    reel.run(10, &start, Some((B1, &[B1, B2])))
+        .run(10, &lifted, Some((B2, &[B2, C2])))
+        .run(6, &lifted, Some((C3, &[C3, C2])))
+        .run(6, &after, Some((C3, &[C3, C2])))
+        .run(6, &after, Some((C4, &[C4])))
+        .run(20, &after, None);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+    assert_eq!(touched(&events), [B1], "{events:?}");
+}
+
+/// 1. Nc3 with b1 under the arm throughout: the fingertips on b1, then, the knight in the hand,
+/// on b2 from the very next frame for a third of a second, then over c3, where the knight is
+/// seen set down. The lift is inferred from the grasp only then; the rest on b2 was the hand
+/// rising with the knight, not a touch of the pawn.
+#[test]
+fn a_rest_beside_a_grasp_whose_lift_is_inferred_later_is_no_touch() {
+    use Square::*;
+    let start = Board::default();
+    let mut lifted = start.clone();
+    lifted.discard_piece_at(B1);
+    let after = moved(&start, &[(B1, C3)]);
+    let reach: &[Square] = &[A1, B1, C1, B2, C2, B3, C3];
+    let mut reel = Reel::new(&start);
+    reel.run(10, &start, Some((B1, &[B1])))
+        .run(10, &lifted, Some((B2, &[A1, B1, C1])))
+        .run(3, &lifted, Some((C3, reach)))
+        .run(6, &after, Some((C3, reach)))
+        .run(10, &after, Some((C4, &[A1, B1, C1, C4, D4])))
+        .run(20, &after, None);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+    assert!(events.iter().any(|e| matches!(e.kind, EventKind::Place { square: C3, .. })), "{events:?}");
+    assert!(!touched(&events).contains(&B2), "{events:?}");
+}
+
+/// 1. Nc3 as the arm rises off c3: b1, under the arm from the grasp on, shows empty for a
+/// frame, then hides again under the withdrawing arm; c3 shows the knight meanwhile. The knight
+/// is taken from b1 as seen emptied, its lift not yet counted; the rest on b2 that began as the
+/// fingertips left b1 was the hand rising with it, not a touch of the pawn (rendered game 215's
+/// 8. Nc3, a false 4.3.1).
+#[test]
+fn a_rest_beside_a_square_seen_emptied_that_gave_the_piece_set_down_is_no_touch() {
+    use Square::*;
+    let start = Board::default();
+    let mut lifted = start.clone();
+    lifted.discard_piece_at(B1);
+    let after = moved(&start, &[(B1, C3)]);
+    let reach: &[Square] = &[A1, B1, C1, B2, C2, B3, C3];
+    let mut reel = Reel::new(&start);
+    reel.run(10, &start, Some((B1, &[B1])))
+        .run(10, &lifted, Some((B2, &[A1, B1, C1])))
+        .run(3, &lifted, Some((C3, reach)))
+        .run(6, &after, Some((C3, reach)))
+        .run(1, &after, Some((C4, &[C4, D4])))
+        .run(10, &after, Some((B2, &[A1, B1, C1])))
+        .run(20, &after, None);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+    assert!(events.iter().any(|e| matches!(e.kind, EventKind::Place { square: C3, .. })), "{events:?}");
+    assert!(!touched(&events).contains(&B2), "{events:?}");
+}

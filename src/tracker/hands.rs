@@ -29,6 +29,7 @@ impl Tracker {
                 t.last_over = now.1;
             }
             let dwell = self.cfg.dwell_secs;
+            let fps = self.fps_hint;
             let occupied = h.extremity_square.is_some_and(|sq| self.belief[usize::from(sq)].is_some());
             let track = self.hands.get_mut(&h.id).expect("inserted above");
             match (h.extremity_square, track.current) {
@@ -68,8 +69,13 @@ impl Tracker {
             // Near a square's edge, fingertips seen a little off may be on the neighbour:
             // only a rest clearly on the piece is a touch (a false 4.3 is worse than a miss).
             let clear = h.extremity_board.is_none_or(|p| p.iter().all(|c| (TOUCH_INSET..1.0 - TOUCH_INSET).contains(&c.rem_euclid(1.0))));
+            // Nor a rest that began as the fingertips left a neighbour whose piece this hand
+            // lifted: the hand rising with it, seen a square further along its reach. A lift
+            // taken in before the rest has lasted long enough to be a touch has no touch to take
+            // back (see apply_acts), so the rest is weighed here.
+            let rising = |t: &super::HandTrack, sq: Square, at: f64| shakmaty::attacks::king_attacks(sq).into_iter().any(|n| t.lifted.contains(n) && t.longest.get(&n).is_some_and(|v| super::acts::rising(v.end.1, at, fps)));
             if let (Some((sq, _)), Some(since)) = (track.current, rest) {
-                if occupied && clear && now.1 - since.1 >= dwell && !track.touched.contains(&sq) {
+                if occupied && clear && now.1 - since.1 >= dwell && !track.touched.contains(&sq) && !rising(track, sq, since.1) {
                     track.touched.push(sq);
                     let at = since;
                     let hand = HandId(track.event_id);
