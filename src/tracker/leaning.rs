@@ -314,3 +314,33 @@ fn a_piece_is_not_set_where_a_lean_reads_untold_while_a_square_it_can_reach_show
         assert_eq!(board, after, "lean read {lean_before} frames before: {events:?}");
     }
 }
+
+/// 1. Nb5 from a3 beside Black's pawn on a5: once the arm has gone, a5 goes unread a second
+/// (vision's caution where an arm was), then reads white, the knight leaning over it. No white
+/// piece can have come to a5 (the knight is seen on b5), so the pawn is still there: the board
+/// is told with it, not left waiting for a pawn seen gone that never went (rendered game 220's
+/// 21. Nb5: the pawn taken off as the colour changed, the white piece refused, the board never
+/// told again until a 7.6 half a minute later).
+#[test]
+fn a_colour_change_to_a_piece_from_nowhere_leaves_the_piece_there() {
+    use Square::*;
+    let start: Board = "4k3/8/8/p7/8/N7/8/4K3".parse().expect("a placement");
+    let mut lifted = start.clone();
+    lifted.discard_piece_at(A3);
+    let after = moved(&start, &[(A3, B5)]);
+    let a5_unread = |o: &mut Observation| read_as(o, A5, SquareState::Occluded);
+    // Read by the look it comes nearest, never surely.
+    let lean = |o: &mut Observation| o.squares[usize::from(A5)] = crate::types::SquareObs { state: SquareState::White, confidence: 0.5, role: None };
+    let mut reel = Reel::new(&start);
+    reel.run(20, &start, None)
+        .run(10, &start, Some((A3, &[A2, A3])))
+        .run(10, &lifted, Some((B5, &[A3, A4, B4, A5, B5])))
+        .run(10, &after, Some((B4, &[A3, A4, B4, A5, B5])))
+        .run_seen(30, &after, None, a5_unread)
+        .run_seen(60, &after, None, lean);
+    // Told while the game goes on, not only once the stream ends.
+    let told: Vec<Placement> = reel.events.iter().filter_map(|e| if let EventKind::Board { placement, .. } = &e.kind { Some(placement.clone()) } else { None }).collect();
+    assert_eq!(told.last(), Some(&Placement::from(&after)), "{:?}", reel.events);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+}
