@@ -11,6 +11,7 @@
 
 mod acts;
 mod doubt;
+mod inferred;
 mod hands;
 mod moves;
 mod stream;

@@ -1,0 +1,70 @@
+//! Lifts inferred from where a hand dwelt: a piece set down by a hand that holds none came
+//! from a square the arm still hides, the one it grasped last. Which squares count as grasps,
+//! and when setting a second piece down waits for such a square to show.
+
+use shakmaty::{Color, Role, Square};
+
+use super::{Held, Tracker, Visit};
+use crate::types::{EventKind, HandId, SquareState};
+
+/// A stay counts as where a hand grasped the piece it set down if it lasted at least this share
+/// of the hand's longest stay over any piece that could have come: resting on a piece takes
+/// time, passing over one on the way less, though an arm reaching slowly may linger as long.
+const GRASP_SHARE: f64 = 0.5;
+
+impl Tracker {
+    /// A piece set down by a hand that holds none came from a square the arm still hides: the
+    /// one of that colour (the hand's player's where vision could not tell it; and type, if
+    /// vision named it) the hand dwelt on last before setting it down, of the stays nearly as
+    /// long as its longest, from where that piece could reach the square: a hand reaching past
+    /// a pawn to the knight behind it may rest as long over the pawn on its way, but it grasps
+    /// the knight last (rendered game 85: 2. Nf3 read as 2. f3). Its lift is written now, timed
+    /// by that dwell; when the square is uncovered and seen empty, nothing more happens.
+    pub(super) fn lift_unseen(&mut self, id: u32, to: Square, colour: Option<Color>, role: Option<Role>) -> Option<Held> {
+        let (from, visit) = self.grasps(id, to, colour, role).into_iter().max_by(|a, b| a.1.end.1.total_cmp(&b.1.end.1))?;
+        let piece = self.belief[usize::from(from)].take()?;
+        let hand = HandId(self.hands.get(&id).map_or(id, |t| t.event_id));
+        // A rest beside it that began as the fingertips left it, still waiting to be written,
+        // was the hand rising with this piece.
+        self.take_back_touches(hand, from, shakmaty::Bitboard::EMPTY, visit.end.1);
+        self.emit(visit.end, EventKind::Lift { hand, square: from });
+        Some(Held { piece, at: visit.end, from })
+    }
+
+    /// Whether hand `id`, which set a piece down beside `to` already, would take the piece now
+    /// set on `to` from a square still in doubt (see [`lift_unseen`](Self::lift_unseen)).
+    /// Only a piece of the colour of one it set down beside `to` is waited for (one player's
+    /// hand may move for both sides: scholarsMate2019-11-18.avi), and not a castling's piece
+    /// (the rook, or the king after its rook: the second piece its side sets down in one move).
+    pub(super) fn second_unseen(&self, id: u32, to: Square, colour: Option<Color>, role: Option<Role>) -> bool {
+        let Some(track) = self.hands.get(&id) else { return false };
+        let colour = colour.unwrap_or(Color::from(track.side));
+        let beside = track.placed & shakmaty::attacks::king_attacks(to);
+        beside.into_iter().any(|p| self.belief[usize::from(p)].is_some_and(|q| q.color == colour)) && self.grasps(id, to, Some(colour), role).iter().any(|&(s, _)| self.in_doubt(s) && !self.castles(s, to))
+    }
+
+    /// The squares hand `id` dwelt on whose piece may be the one it set down on `to` (see
+    /// [`lift_unseen`](Self::lift_unseen)), each with its longest stay.
+    pub(super) fn grasps(&self, id: u32, to: Square, colour: Option<Color>, role: Option<Role>) -> Vec<(Square, Visit)> {
+        let occupied = self.occupied();
+        let Some(track) = self.hands.get(&id) else { return Vec::new() };
+        // Of colour untold, the hand's player's own.
+        let colour = colour.unwrap_or(Color::from(track.side));
+        // Not a square seen, since it was last hidden, with its piece still standing there: the
+        // king just set on g1 and seen there is not the rook that came to f1 (rendered game 165's
+        // O-O, recorded Kf1).
+        let standing = |s: Square| {
+            let j = usize::from(s);
+            self.seen_at[j] >= self.hidden_at[j] && self.candidate[j].0 != SquareState::Empty
+        };
+        let stays: Vec<(Square, Visit)> = track
+            .longest
+            .iter()
+            .map(|(s, v)| (*s, *v))
+            .chain(track.current)
+            .filter(|(s, _)| *s != to && !standing(*s) && !self.seen_after_change(*s, to) && self.may_have_come(*s, to, colour, role, occupied))
+            .collect();
+        let longest = stays.iter().map(|(_, v)| v.length()).fold(0.0, f64::max);
+        stays.into_iter().filter(|(_, v)| v.length() >= GRASP_SHARE * longest).collect()
+    }
+}
