@@ -110,11 +110,12 @@ impl Tracker {
                             // Of colour untold, where the piece that left may be the change to
                             // its colour another square shows: looked at again until it shows.
                             let elsewhere = |from: Square| self.belief[usize::from(from)].is_some_and(|p| self.shown_elsewhere(&p, from, act.square));
-                            if act.colour.is_none() && self.seen_emptied(fits).is_some_and(elsewhere) {
+                            let source = self.seen_emptied(fits);
+                            if act.colour.is_none() && source.is_some_and(elsewhere) {
                                 self.look_again(act.square, None);
                                 continue;
                             }
-                            let emptied = self.take_seen_emptied(fits);
+                            let emptied = source.and_then(|from| self.take_emptied(from));
                             // A piece of the side that has just moved, whose one possible source
                             // is a square an arm hid and was over a moment ago: that square shows
                             // in a moment whether its piece is still there, and the board is not
@@ -231,10 +232,7 @@ impl Tracker {
             // again until the other one shows; a move where it cannot go is still recorded
             // then, if nothing else explains the square.
             if let Some(h) = carried.filter(|h| self.leans_from_doubt(h, act.square)) {
-                if let Some(t) = self.hands.get_mut(&id) {
-                    t.held.push(h);
-                }
-                self.look_again(act.square, colour);
+                self.hold_back(id, h, act.square, colour);
                 continue;
             }
             // Vision naming a different piece than the one carried: the carried one (a pawn
@@ -297,10 +295,7 @@ impl Tracker {
             // So, where vision could not tell its colour, does a piece that may be the change to
             // its colour another square it could reach shows as the arm uncovers it.
             if let Some(h) = carried.filter(|h| colour.is_none() && self.hands.contains_key(&id) && self.shown_elsewhere(&h.piece, h.from, act.square)) {
-                if let Some(t) = self.hands.get_mut(&id) {
-                    t.held.push(h);
-                }
-                self.look_again(act.square, colour);
+                self.hold_back(id, h, act.square, colour);
                 continue;
             }
             // A piece that left in a hand now gone comes back from off the board, so it is named:
@@ -449,6 +444,16 @@ impl Tracker {
         }
     }
 
+    /// `held`, about to be set on `sq` by hand `id`, stays in that hand, and the change seen on
+    /// `sq` (a piece of `colour`, if told) is looked at again until the square it may be on
+    /// shows.
+    fn hold_back(&mut self, id: u32, held: Held, sq: Square, colour: Option<Color>) {
+        if let Some(t) = self.hands.get_mut(&id) {
+            t.held.push(held);
+        }
+        self.look_again(sq, colour);
+    }
+
     /// Takes back the touches of `hand`, not yet written, that were its grasp of the piece on
     /// `from`, seen a square off: those on `off`, and those on a neighbour of `from` that began
     /// as the fingertips left it at `left` (the hand rising with the piece).
@@ -530,6 +535,12 @@ impl Tracker {
     /// (its change still being confirmed): taken off that square, whose change is then settled.
     fn take_seen_emptied(&mut self, fits: impl Fn(&Tracker, &Piece, Square) -> bool) -> Option<(Piece, Square)> {
         let from = self.seen_emptied(fits)?;
+        self.take_emptied(from)
+    }
+
+    /// The piece on `from`, a square [`seen_emptied`](Self::seen_emptied), taken off it, and the
+    /// square's change settled.
+    fn take_emptied(&mut self, from: Square) -> Option<(Piece, Square)> {
         let j = usize::from(from);
         self.candidate[j] = (SquareState::Empty, 0);
         Some((self.belief[j].take()?, from))
@@ -537,10 +548,7 @@ impl Tracker {
 
     /// The square [`take_seen_emptied`](Self::take_seen_emptied) would take its piece from.
     pub(super) fn seen_emptied(&self, fits: impl Fn(&Tracker, &Piece, Square) -> bool) -> Option<Square> {
-        Square::ALL.into_iter().find(|&sq| {
-            let j = usize::from(sq);
-            self.candidate[j].0 == SquareState::Empty && self.candidate[j].1 > 0 && self.belief[j].is_some_and(|p| fits(self, &p, sq))
-        })
+        Square::ALL.into_iter().find(|&sq| self.turning(sq, SquareState::Empty) && self.belief[usize::from(sq)].is_some_and(|p| fits(self, &p, sq)))
     }
 
     /// Whether a piece of the other colour than `mover`'s stood on `to` (still believed there,

@@ -25,10 +25,8 @@ impl Tracker {
         let (piece, from) = (&held.piece, held.from);
         let own_look = SquareState::of(Some(*piece));
         let may_stand = |n: Square| {
-            let j = usize::from(n);
-            let showing = self.candidate[j].1 > 0 && self.candidate[j].0 == own_look;
-            let victim_hidden = self.in_doubt(n) && self.belief[j].is_some_and(|p| p.color != piece.color);
-            showing || victim_hidden
+            let victim_hidden = self.in_doubt(n) && self.belief[usize::from(n)].is_some_and(|p| p.color != piece.color);
+            self.turning(n, own_look) || victim_hidden
         };
         to != from && !self.could_reach(piece, from, to) && shakmaty::attacks::king_attacks(to).into_iter().any(|n| n != from && may_stand(n) && self.could_reach(piece, from, n))
     }
@@ -37,7 +35,14 @@ impl Tracker {
     /// but not yet counted so.
     pub(super) fn in_doubt(&self, sq: Square) -> bool {
         let j = usize::from(sq);
-        self.hidden_at[j] > self.seen_at[j] || (self.candidate[j].0 == SquareState::Empty && self.candidate[j].1 > 0)
+        self.hidden_at[j] > self.seen_at[j] || self.turning(sq, SquareState::Empty)
+    }
+
+    /// Whether `sq` has been read as `state` lately, other than it was last counted, and that
+    /// change is still being confirmed.
+    pub(super) fn turning(&self, sq: Square, state: SquareState) -> bool {
+        let (seen, frames) = self.candidate[usize::from(sq)];
+        seen == state && frames > 0
     }
 
     /// Whether the piece hand `id` set down on `to` may have come from either of two squares in
@@ -59,10 +64,7 @@ impl Tracker {
     /// showed the rook white, recorded Re1). Not a castling's king, whose rook may show first.
     pub(super) fn shown_elsewhere(&self, piece: &Piece, from: Square, to: Square) -> bool {
         let own_look = SquareState::of(Some(*piece));
-        let showing = |n: Square| {
-            let j = usize::from(n);
-            self.candidate[j].0 == own_look && self.candidate[j].1 > 0 && self.just_uncovered(n)
-        };
+        let showing = |n: Square| self.turning(n, own_look) && self.just_uncovered(n);
         !castling(*piece, from, to) && Square::ALL.into_iter().any(|n| n != to && n != from && showing(n) && self.could_reach(piece, from, n))
     }
 }

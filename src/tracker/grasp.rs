@@ -98,6 +98,15 @@ fn a_rest_beside_it_that_begins_later_stays_a_touch() {
     assert_eq!(touched(&events), [Square::D4, Square::E4, Square::F3], "{events:?}");
 }
 
+/// 1. Nc3: the board before, with the knight in the hand, and after.
+fn nc3() -> (Board, Board, Board) {
+    let start = Board::default();
+    let mut lifted = start.clone();
+    lifted.discard_piece_at(Square::B1);
+    let after = moved(&start, &[(Square::B1, Square::C3)]);
+    (start, lifted, after)
+}
+
 /// 1. Nc3: the fingertips on b1, then, the knight in the hand, on b2 from the very next frame
 /// for a third of a second, b1 seen empty meanwhile (its lift taken in before the rest on b2
 /// lasted long enough to be a touch), then over c3. The rest on b2 is the hand rising with the
@@ -105,10 +114,7 @@ fn a_rest_beside_it_that_begins_later_stays_a_touch() {
 #[test]
 fn a_rest_beside_a_lift_already_taken_in_is_no_touch() {
     use Square::*;
-    let start = Board::default();
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(B1);
-    let after = moved(&start, &[(B1, C3)]);
+    let (start, lifted, after) = nc3();
     let mut reel = Reel::new(&start);
     reel.run(10, &start, Some((B1, &[B1, B2])))
         .run(10, &lifted, Some((B2, &[B2, C2])))
@@ -128,10 +134,7 @@ fn a_rest_beside_a_lift_already_taken_in_is_no_touch() {
 #[test]
 fn a_rest_beside_a_grasp_whose_lift_is_inferred_later_is_no_touch() {
     use Square::*;
-    let start = Board::default();
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(B1);
-    let after = moved(&start, &[(B1, C3)]);
+    let (start, lifted, after) = nc3();
     let reach: &[Square] = &[A1, B1, C1, B2, C2, B3, C3];
     let mut reel = Reel::new(&start);
     reel.run(10, &start, Some((B1, &[B1])))
@@ -154,10 +157,7 @@ fn a_rest_beside_a_grasp_whose_lift_is_inferred_later_is_no_touch() {
 #[test]
 fn a_rest_beside_a_square_seen_emptied_that_gave_the_piece_set_down_is_no_touch() {
     use Square::*;
-    let start = Board::default();
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(B1);
-    let after = moved(&start, &[(B1, C3)]);
+    let (start, lifted, after) = nc3();
     let reach: &[Square] = &[A1, B1, C1, B2, C2, B3, C3];
     let mut reel = Reel::new(&start);
     reel.run(10, &start, Some((B1, &[B1])))
