@@ -20,8 +20,9 @@ pub(super) fn can_stand(p: Piece, sq: Square) -> bool {
 /// Whether `piece` on `from` could move to `to` on a board with `occupied` squares (any
 /// capture allowed): enough to pick which hidden square a piece came from. A pawn goes
 /// diagonally only onto a `victim`, or from the rank where it can take en passant: a knight
-/// brought past its pawns is not one of them stepping aside. A king castles two files over, and
-/// its rook past it.
+/// brought past its pawns is not one of them stepping aside; two squares straight on only from
+/// its own second rank, over an empty square. A king castles two files over, and its rook past
+/// it.
 pub(super) fn reaches(piece: Piece, from: Square, to: Square, occupied: shakmaty::Bitboard, victim: bool) -> bool {
     use shakmaty::attacks;
     match piece.role {
@@ -30,7 +31,12 @@ pub(super) fn reaches(piece: Piece, from: Square, to: Square, occupied: shakmaty
             let df = u32::from(to.file()) as i32 - u32::from(from.file()) as i32;
             let dr = u32::from(to.rank()) as i32 - u32::from(from.rank()) as i32;
             let en_passant = from.rank() == if piece.color == Color::White { shakmaty::Rank::Fifth } else { shakmaty::Rank::Fourth };
-            (df == 0 && dr == forward) || (df.abs() == 1 && dr == forward && (victim || en_passant)) || (df == 0 && dr == 2 * forward)
+            // The f2 pawn behind a knight on f3 is not where a piece seen arriving on f4 came
+            // from.
+            let second = from.rank() == if piece.color == Color::White { shakmaty::Rank::Second } else { shakmaty::Rank::Seventh };
+            let over = Square::from_coords(from.file(), shakmaty::Rank::new((u32::from(from.rank()) as i32 + forward) as u32));
+            let double = df == 0 && dr == 2 * forward && second && !occupied.contains(over);
+            (df == 0 && dr == forward) || (df.abs() == 1 && dr == forward && (victim || en_passant)) || double
         }
         Role::King => attacks::king_attacks(from).contains(to) || (from.file() == shakmaty::File::E && (u32::from(to.file()) as i32 - 4).abs() == 2 && to.rank() == from.rank()),
         // Castling's rook passes its king, already beside it.
@@ -63,4 +69,30 @@ fn castling_king(color: Color, from: Square, to: Square) -> bool {
     use shakmaty::File;
     let first = color.fold_wb(shakmaty::Rank::First, shakmaty::Rank::Eighth);
     from.rank() == first && to.rank() == first && from.file() == File::E && matches!(to.file(), File::G | File::C)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Square::*;
+
+    const WHITE_PAWN: Piece = Piece { color: Color::White, role: Role::Pawn };
+    const BLACK_PAWN: Piece = Piece { color: Color::Black, role: Role::Pawn };
+
+    /// A pawn's double step: from its own second rank, over an empty square, and no other.
+    #[test]
+    fn a_pawn_steps_two_squares_only_from_its_second_rank_over_an_empty_square() {
+        let empty = shakmaty::Bitboard::EMPTY;
+        assert!(reaches(WHITE_PAWN, F2, F4, empty, false));
+        assert!(reaches(BLACK_PAWN, D7, D5, empty, false));
+        // Blocked by the knight on f3 (rendered game 215's 19. Bf4 taken for the f2 pawn's).
+        assert!(!reaches(WHITE_PAWN, F2, F4, shakmaty::Bitboard::from(F3), false));
+        assert!(!reaches(BLACK_PAWN, D7, D5, shakmaty::Bitboard::from(D6), false));
+        // Not from further up the board.
+        assert!(!reaches(WHITE_PAWN, F3, F5, empty, false));
+        assert!(!reaches(BLACK_PAWN, D6, D4, empty, false));
+        // One square on is still a step, and backwards never.
+        assert!(reaches(WHITE_PAWN, F3, F4, shakmaty::Bitboard::from(F3), false));
+        assert!(!reaches(WHITE_PAWN, F4, F2, empty, false));
+    }
 }
