@@ -92,7 +92,7 @@ impl Tracker {
                     // still in hand as the arm left is not taken for one set down there (a
                     // square misread before the arm hid it is not where it set its piece).
                     let refused_then_covered = |l: &super::Loose| l.own() && self.refused.contains(act.square) && self.covered_at[i] >= l.lifted && act.at.1 - l.at >= super::REVEAL_SECS;
-                    let after_lift = |l: &super::Loose| self.changed_at[i] >= l.lifted || refused_then_covered(l);
+                    let after_lift = |l: &super::Loose| self.changed_at[i] >= l.since || refused_then_covered(l);
                     let gone = act.pick(&self.loose, |l| ((l.at >= recent || under_arm(l)) && after_lift(l)).then_some(&l.piece));
                     let piece = match (k, gone) {
                         (Some(k), _) => self.unattended.remove(k).0,
@@ -191,7 +191,7 @@ impl Tracker {
                 self.take_back_touches(hand, act.square, off, act.until.1);
                 if let Some(p) = self.belief[i].take() {
                     if let Some(t) = self.hands.get_mut(&id) {
-                        t.held.push(Held { piece: p, at: act.at, from: act.square });
+                        t.held.push(Held { piece: p, at: act.at, from: act.square, since: self.unchanged_at[i].min(act.at.1) });
                         t.lifted.add(act.square);
                     }
                     self.emit(act.at, EventKind::Lift { hand, square: act.square });
@@ -279,7 +279,7 @@ impl Tracker {
                     self.take_back_touches(hand, from, shakmaty::Bitboard::EMPTY, v.end.1);
                 }
                 self.emit(at, EventKind::Lift { hand, square: from });
-                Some(Held { piece, at, from })
+                Some(Held { piece, at, from, since: at.1 })
             });
             // A hand that has set a piece down elsewhere already, setting down another it was
             // not seen lifting, waits while the square that piece would have come from is in

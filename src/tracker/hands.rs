@@ -126,7 +126,7 @@ impl Tracker {
                 // A square the hand lifted from is not one its pieces took on: what stands there
                 // now, it set down itself.
                 let over = track.longest.keys().copied().chain(track.current.map(|(s, _)| s)).collect::<shakmaty::Bitboard>() & !track.lifted;
-                self.loose.extend(track.held.into_iter().map(|h| Loose { piece: h.piece, at: now.1, lifted: h.at.1, over, side: track.side, from: h.from }));
+                self.loose.extend(track.held.into_iter().map(|h| Loose { piece: h.piece, at: now.1, lifted: h.at.1, since: h.since, over, side: track.side, from: h.from }));
                 self.emit(now, EventKind::HandLeave { hand: HandId(track.event_id) });
             }
         }

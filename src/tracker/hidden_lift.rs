@@ -429,3 +429,34 @@ fn a_misread_flickering_between_colour_untold_and_told_is_no_new_change() {
     let (board, events) = reel.finish();
     assert_eq!(board, after, "{events:?}");
 }
+
+/// 1. Nc3 with b1 under the arm from before the lift until the arm leaves: the knight is set
+/// on c3 under the arm, c3 shows it while the arm still hides b1 (no lift known yet: the
+/// fingertips were never on b1, and c2, where they were, shows its pawn), and b1 is seen empty
+/// only as the arm rises off it. The lift, found then, is no later than when b1 was last seen with its
+/// knight, so c3's change, seen before, came after it (rendered game 370 at 40 plies: 2. Nc3,
+/// the knight refused on c3 for good, a 7.6 and the game lost).
+#[test]
+fn a_piece_set_down_before_its_lift_is_found_is_the_one_lifted() {
+    use Square::*;
+    let start = Board::default();
+    let mut lifted = start.clone();
+    lifted.discard_piece_at(B1);
+    let after = moved(&start, &[(B1, C3)]);
+    let wide: &[Square] = &[B1, C1, D1, B2, C2, D2, B3, C3, D3];
+    let mut reel = Reel::new(&start);
+    reel.run(4, &start, Some((C2, &[B1, C1, B2, C2])))
+        .run(8, &lifted, Some((C4, wide)))
+        .run(12, &after, Some((C4, wide)))
+        .run(4, &after, Some((C3, &[B1, C1, D1, B2, C2, D2])))
+        .run(7, &after, Some((B2, &[B1, C1, D1])))
+        .run(2, &after, Some((B2, &[C1, D1])))
+        .run(60, &after, None);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+    assert!(events.iter().any(|e| matches!(e.kind, EventKind::Lift { square: B1, .. })), "{events:?}");
+    // Set down with no hand over it now, the knight is told by the next board snapshot, while
+    // the stream runs.
+    let told = events.iter().any(|e| matches!(&e.kind, EventKind::Board { placement, .. } if placement.0[usize::from(C3)] == crate::types::Cell::Piece(Piece { color: Color::White, role: Role::Knight })) && e.t < 3.0);
+    assert!(told, "{events:?}");
+}

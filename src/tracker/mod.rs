@@ -130,6 +130,9 @@ struct Held {
     at: (u64, f64),
     /// The square it was lifted from.
     from: Square,
+    /// When that square was last seen with it: it was lifted no earlier (where its lift was
+    /// found only as the arm uncovered the square, long after).
+    since: f64,
 }
 
 /// A piece that left the board in a hand.
@@ -140,6 +143,8 @@ struct Loose {
     at: f64,
     /// When it was lifted.
     lifted: f64,
+    /// When its square was last seen with it (see [`Held::since`]).
+    since: f64,
     /// The squares the fingertips were over on the way.
     over: shakmaty::Bitboard,
     /// Whose hand it was.
