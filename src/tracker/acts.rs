@@ -93,7 +93,22 @@ impl Tracker {
                     // square misread before the arm hid it is not where it set its piece).
                     let refused_then_covered = |l: &super::Loose| l.own() && self.refused.contains(act.square) && self.covered_at[i] >= l.lifted && act.at.1 - l.at >= super::REVEAL_SECS;
                     let after_lift = |l: &super::Loose| self.changed_at[i] >= l.since || refused_then_covered(l);
-                    let gone = act.pick(&self.loose, |l| ((l.at >= recent || under_arm(l)) && after_lift(l)).then_some(&l.piece));
+                    // A capture's victim, carried off, comes back, if at all, to the square it was
+                    // taken on (the capture taken back): one set down elsewhere as the arm left is
+                    // a misread (rendered game 220: the knight taken on f3 seen set on d1, which
+                    // the queen had left, a false 7.6). Nor is it the piece of colour untold set
+                    // down there while a piece of its taker's side that could have gone there may
+                    // have left its square (seen gone, or not seen since an arm hid it): that is
+                    // the taker, and the square waits until it shows (rendered game 325's 7...
+                    // exd5 and 375's 16. Ndxe4, each read untold as the arm left, were taken for
+                    // the pawn they took, put back, and the game was lost).
+                    let taker_gone = |l: &super::Loose| {
+                        let taker = Color::from(l.side);
+                        let may_have_gone = |s: Square| self.in_doubt(s) && self.belief[usize::from(s)].is_some_and(|p| p.color == taker && self.could_reach(&p, s, act.square));
+                        act.colour.is_none() && Square::ALL.into_iter().any(may_have_gone)
+                    };
+                    let comes_back = |l: &super::Loose| l.own() || (l.from == act.square && !taker_gone(l));
+                    let gone = act.pick(&self.loose, |l| ((l.at >= recent || under_arm(l)) && after_lift(l) && comes_back(l)).then_some(&l.piece));
                     let piece = match (k, gone) {
                         (Some(k), _) => self.unattended.remove(k).0,
                         (None, Some(g)) => {

@@ -619,6 +619,8 @@ mod side_unknown;
 mod colour_untold;
 #[cfg(test)]
 mod who;
+#[cfg(test)]
+mod victim;
 
 #[cfg(test)]
 mod hidden_lift;
