@@ -26,7 +26,7 @@ use crate::types::HandObs;
 mod edges;
 mod settle;
 mod view;
-use edges::{entries, heads_out, player_of, side_of, spans_view};
+use edges::{entries, heads_out, nearest_side, player_of, side_of, spans_view};
 use view::{changed, follow_exposure, gain, unshade};
 
 /// Frame-to-frame change (any channel) that counts as motion at a pixel.
@@ -252,7 +252,9 @@ impl HandDetector {
         let (mut labels, mut stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
         let n = imgproc::connected_components_with_stats(&closed, &mut labels, &mut stats, &mut centroids, 8, core::CV_32S)? as usize;
         let area = (0..n).map(|l| stats.at_2d::<i32>(l as i32, imgproc::CC_STAT_AREA).map(|a| *a as u32)).collect::<Result<Vec<u32>, _>>()?;
-        let entries = entries(rect, &labels, n)?;
+        let (w, h) = (labels.cols(), labels.rows());
+        let came_in: Vec<usize> = self.previous.iter().filter(|p| p.age == 0).map(|p| nearest_side(p.entry, w, h)).collect();
+        let entries = entries(rect, &labels, n, &came_in)?;
         let settled = self.settle(view, &closed, &labels, &entries, &area, rect.px)?;
         let scenery = settled_mask(&labels, &settled.ghosts)?;
         let owner = arm_parts(&labels, &entries, &settled, rect.board_rect(), rect.px)?;

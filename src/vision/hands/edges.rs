@@ -60,20 +60,50 @@ pub(super) fn player_of(entry: [f64; 2], rect: &Rectifier) -> Option<Side> {
     }
 }
 
+/// The side of a `w` × `h` view (top, bottom, left, right) a point is nearest to.
+pub(super) fn nearest_side(p: [f64; 2], w: i32, h: i32) -> usize {
+    let gaps = [p[1], h as f64 - 1.0 - p[1], p[0], w as f64 - 1.0 - p[0]];
+    (0..4).min_by(|&a, &b| gaps[a].total_cmp(&gaps[b])).unwrap_or(0)
+}
+
 /// Per label, where it crosses the outer part of the margin (the arm's way in), if it does.
-pub(super) fn entries(rect: &Rectifier, labels: &Mat, n: usize) -> Result<Vec<Option<[f64; 2]>>, VisionError> {
+/// A region crossing it on two opposite sides is an arm stretched over the whole board, its
+/// fingers reaching the far margin: it came in on the side an arm came in on a frame before
+/// (`came_in`, the sides arms crossed then), else on the side it crosses most, and never on
+/// both: averaged, its way in lay over the board, and its far end was taken back near its wrist
+/// (rendered game 350: Black's queen taking on d1, the fingertips read on c8, a false 4.3.3).
+pub(super) fn entries(rect: &Rectifier, labels: &Mat, n: usize, came_in: &[usize]) -> Result<Vec<Option<[f64; 2]>>, VisionError> {
     let (w, h) = (labels.cols(), labels.rows());
     let data = labels.data_typed::<i32>()?;
     let band = (rect.margin * rect.px as f64 / 2.0).round() as i32;
-    let mut sums = vec![(0.0, 0.0, 0.0); n];
+    // Per label and side (the nearest edge), the sums of x and y and the count of its pixels in
+    // the band.
+    let mut sums = vec![[(0.0f64, 0.0f64, 0.0f64); 4]; n];
     for (x, y) in border(w, h, band) {
         let l = data[(y * w + x) as usize] as usize;
         if l > 0 {
-            let s = &mut sums[l];
+            let s = &mut sums[l][nearest_side([x as f64, y as f64], w, h)];
             *s = (s.0 + x as f64, s.1 + y as f64, s.2 + 1.0);
         }
     }
-    Ok(sums.into_iter().map(|(sx, sy, c)| (c > 0.0).then(|| [sx / c, sy / c])).collect())
+    Ok(sums
+        .into_iter()
+        .map(|per_side| {
+            let crosses = |k: usize| per_side[k].2 > 0.0;
+            // Top ↔ bottom, left ↔ right: the side across from `k` is `k ^ 1`.
+            let both = (0..4).filter(|&k| crosses(k) && crosses(k ^ 1)).collect::<Vec<_>>();
+            let kept = match both.as_slice() {
+                [] => None,
+                _ => {
+                    let known: Vec<usize> = both.iter().copied().filter(|k| came_in.contains(k)).collect();
+                    let most = |ks: &[usize]| ks.iter().copied().max_by(|&a, &b| per_side[a].2.total_cmp(&per_side[b].2));
+                    most(if known.is_empty() { &both } else { &known })
+                }
+            };
+            let (sx, sy, c) = (0..4).filter(|&k| kept.is_none_or(|m| k != m ^ 1)).fold((0.0, 0.0, 0.0), |a, k| (a.0 + per_side[k].0, a.1 + per_side[k].1, a.2 + per_side[k].2));
+            (c > 0.0).then(|| [sx / c, sy / c])
+        })
+        .collect())
 }
 
 /// Whether region `label` runs off the view on two opposite sides, each as wide as
@@ -105,6 +135,47 @@ mod tests {
         assert_eq!(heads_out_of([[440.0, 160.0], [840.0, 160.0], [840.0, 560.0], [440.0, 560.0]]), [false; 4]);
         // From low behind White's edge (Black's edge far, narrow, at the top): over Black's edge.
         assert_eq!(heads_out_of([[520.0, 150.0], [760.0, 150.0], [900.0, 600.0], [380.0, 600.0]]), [true, false, false, false]);
+    }
+
+    /// A 304 × 304 view's labels: region 1 a strip down the whole view (`wide_top`: wider over
+    /// the top band), region 2 a blob in the top-left corner crossing the top and left bands.
+    fn arm_across(wide_top: bool) -> (Rectifier, Mat) {
+        let g = BoardGeometry { corners: [[440.0, 160.0], [840.0, 160.0], [840.0, 560.0], [440.0, 560.0]], white: ImageSide::Bottom, h1_light: true };
+        let rect = Rectifier::new(&g, 32, 0.75).unwrap();
+        let size = rect.size();
+        let mut labels = Mat::new_rows_cols_with_default(size.height, size.width, opencv::core::CV_32S, opencv::core::Scalar::all(0.0)).unwrap();
+        for y in 0..size.height {
+            let (x0, x1) = if wide_top && y < 40 { (110, 200) } else { (140, 170) };
+            for x in x0..x1 {
+                *labels.at_2d_mut::<i32>(y, x).unwrap() = 1;
+            }
+        }
+        for y in 0..30 {
+            for x in 0..30 {
+                *labels.at_2d_mut::<i32>(y, x).unwrap() = 2;
+            }
+        }
+        (rect, labels)
+    }
+
+    /// An arm stretched over the whole board, its fingers in the far margin, came in where an
+    /// arm came in a frame before, else where it crosses the margin most; an arm at a corner
+    /// came in over both sides there.
+    #[test]
+    fn an_arm_across_the_board_came_in_on_one_side_only() {
+        let (rect, labels) = arm_across(false);
+        let h = rect.size().height as f64;
+        let from_below = entries(&rect, &labels, 3, &[1]).unwrap()[1].expect("an entry");
+        assert!(from_below[1] > h - 13.0, "{from_below:?}");
+        let from_above = entries(&rect, &labels, 3, &[0]).unwrap()[1].expect("an entry");
+        assert!(from_above[1] < 13.0, "{from_above:?}");
+        let (rect, labels) = arm_across(true);
+        let widest = entries(&rect, &labels, 3, &[]).unwrap();
+        assert!(widest[1].expect("an entry")[1] < 13.0, "{widest:?}");
+        // The corner blob's way in is where it crosses both bands, as before.
+        let corner = widest[2].expect("an entry");
+        assert!(corner[0] > 3.0 && corner[0] < 20.0 && corner[1] > 3.0 && corner[1] < 20.0, "{corner:?}");
+        assert_eq!(widest[0], None);
     }
 
     #[test]
