@@ -46,6 +46,8 @@ eval: setup
 	@for g in "205 41" "210 42" "215 43" "220 44" "225 45" "230 46" "235 47" "240 48" "245 49" "250 50" "255 51" "260 52"; do cargo run --release --quiet --example diag_vision -- $$g 40 | grep -v "^ *\(ideal\|vision squares\|vision hands\)"; done
 	@echo "== more long games (265-320), held out until their first failures (275, 270, 300) were looked at"
 	@for g in "265 53" "270 54" "275 55" "280 56" "285 57" "290 58" "295 59" "300 60" "305 61" "310 62" "315 63" "320 64"; do cargo run --release --quiet --example diag_vision -- $$g 40 | grep -v "^ *\(ideal\|vision squares\|vision hands\)"; done
+	@echo "== a sixth set of long games (325-380), held out until its first failures (325, 350, 370, 375) were looked at"
+	@for g in "325 65" "330 66" "335 67" "340 68" "345 69" "350 70" "355 71" "360 72" "365 73" "370 74" "375 75" "380 76"; do cargo run --release --quiet --example diag_vision -- $$g 40 | grep -v "^ *\(ideal\|vision squares\|vision hands\)"; done
 
 # Criterion benches, then replay and live on the demo scene (rendered if missing): throughput
 # against decode-only, and the delay from each move's release frame to /events with the CPU used.
