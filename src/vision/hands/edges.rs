@@ -92,14 +92,10 @@ pub(super) fn entries(rect: &Rectifier, labels: &Mat, n: usize, came_in: &[usize
             let crosses = |k: usize| per_side[k].2 > 0.0;
             // Top ↔ bottom, left ↔ right: the side across from `k` is `k ^ 1`.
             let both = (0..4).filter(|&k| crosses(k) && crosses(k ^ 1)).collect::<Vec<_>>();
-            let kept = match both.as_slice() {
-                [] => None,
-                _ => {
-                    let known: Vec<usize> = both.iter().copied().filter(|k| came_in.contains(k)).collect();
-                    let most = |ks: &[usize]| ks.iter().copied().max_by(|&a, &b| per_side[a].2.total_cmp(&per_side[b].2));
-                    most(if known.is_empty() { &both } else { &known })
-                }
-            };
+            let known: Vec<usize> = both.iter().copied().filter(|k| came_in.contains(k)).collect();
+            let most = |ks: &[usize]| ks.iter().copied().max_by(|&a, &b| per_side[a].2.total_cmp(&per_side[b].2));
+            // None where it crosses no two opposite sides.
+            let kept = most(if known.is_empty() { &both } else { &known });
             let (sx, sy, c) = (0..4).filter(|&k| kept.is_none_or(|m| k != m ^ 1)).fold((0.0, 0.0, 0.0), |a, k| (a.0 + per_side[k].0, a.1 + per_side[k].1, a.2 + per_side[k].2));
             (c > 0.0).then(|| [sx / c, sy / c])
         })
