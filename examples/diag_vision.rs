@@ -120,7 +120,7 @@ fn main() {
             }
         }
         if verbose && (!wrong_here.is_empty() || over.len() != found.len() || std::env::var("DIAG_FRAMES").is_ok_and(|r| { let (a, b) = r.split_once("-").unwrap(); (a.parse::<usize>().unwrap()..b.parse().unwrap()).contains(&i) })) {
-            let tips = |hs: &[&touchmove::types::HandObs]| hs.iter().map(|h| format!("{:?}/{}", h.extremity_square.map(|s| s.to_string()), h.covers.len())).collect::<Vec<_>>().join(",");
+            let tips = |hs: &[&touchmove::types::HandObs]| hs.iter().map(|h| format!("{:?}{}/{}", h.extremity_square.map(|s| s.to_string()), h.extremity_board.map(|b| format!("({:.2},{:.2})", b[0], b[1])).unwrap_or_default(), h.covers.len())).collect::<Vec<_>>().join(",");
             let watch = std::env::var("DIAG_SQ").ok().and_then(|s| s.parse::<shakmaty::Square>().ok()).map(|s| format!("; {s} truth {:?} seen {:?}", t.squares[usize::from(s)].state, o.squares[usize::from(s)])).unwrap_or_default();
             eprintln!("frame {i}: hands truth [{}] seen [{}]; wrong {}; covers {:?}{watch}", tips(&over), tips(&found), wrong_here.join(" "), found.iter().map(|h| h.covers.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" ")).collect::<Vec<_>>());
         }
