@@ -25,8 +25,7 @@ fn the_games_names_stand_where_the_colours_agree() {
 #[test]
 fn nothing_is_renamed_where_a_colour_differs() {
     let (game, swapped) = castled();
-    let mut believed = swapped;
-    believed.discard_piece_at(Square::H2);
+    let believed = super::testkit::without(&swapped, &[Square::H2]);
     let mut t = Tracker::new(TrackerConfig { start: believed.clone(), ..TrackerConfig::default() });
     t.agree(&game);
     assert_eq!(t.board(), believed);

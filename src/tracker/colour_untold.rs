@@ -4,7 +4,7 @@
 //! hand was seen making reach the rules (as a snapshot) before the next arm's acts, as soon as
 //! they are whole; an arm that came in after such a change was first seen had no part in it.
 
-use super::testkit::moved;
+use super::testkit::{moved, without};
 use super::*;
 use crate::types::HandObs;
 
@@ -274,8 +274,7 @@ fn pawn_takes_on_d5_untold(via: Square) -> (Board, Tracker, Vec<Event>) {
 
 fn pawn_takes_on_d5(via: Square, white_first: bool) -> (Board, Tracker, Vec<Event>) {
     let start = moved(&Board::default(), &[(Square::C2, Square::C4), (Square::D7, Square::D5)]);
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(Square::C4);
+    let lifted = without(&start, &[Square::C4]);
     let after = moved(&start, &[(Square::C4, Square::D5)]);
     let mut t = tracker(&start);
     let mut events = t.observe(&frame(0, &start, &[], None));
@@ -319,8 +318,7 @@ fn a_piece_seen_gone_is_looked_for_on_squares_in_doubt_before_the_board_is_told(
     // two seconds (40 frames at 20 a second): longer than a board takes to settle.
     let start = open_game();
     let after = knight_to_f6(&start);
-    let mut gone = start.clone();
-    gone.discard_piece_at(Square::G8);
+    let gone = without(&start, &[Square::G8]);
     let mut t = tracker(&start);
     let mut events = t.observe(&frame(0, &start, &[], None));
     for n in 1..120 {
@@ -338,8 +336,7 @@ fn a_board_still_looked_over_when_the_recording_ends_is_told_as_it_stands() {
     // Black's knight is seen gone from g8 with no hand near, a square (a1) in doubt throughout,
     // and the recording ends while the knight is still looked for.
     let start = open_game();
-    let mut gone = start.clone();
-    gone.discard_piece_at(Square::G8);
+    let gone = without(&start, &[Square::G8]);
     let mut t = tracker(&start);
     let mut events = t.observe(&frame(0, &start, &[], None));
     for n in 1..36 {
@@ -358,8 +355,7 @@ fn a_piece_seen_gone_and_found_nowhere_with_no_square_in_doubt_stands_where_it_s
     // empty and e8 black at the end, lost its last move, Qe7+).
     let start = open_game();
     let after = knight_to_f6(&start);
-    let mut misread = after.clone();
-    misread.discard_piece_at(Square::E4);
+    let misread = without(&after, &[Square::E4]);
     let mut leaning = misread.clone();
     leaning.set_piece_at(Square::A4, Piece { color: Color::Black, role: Role::Pawn });
     let mut t = tracker(&start);
@@ -378,8 +374,7 @@ fn a_piece_misread_gone_while_the_board_settles_is_told_back_at_the_end() {
     // and with it once the recording has ended and it was found nowhere.
     let start = open_game();
     let after = knight_to_f6(&start);
-    let mut misread = after.clone();
-    misread.discard_piece_at(Square::E4);
+    let misread = without(&after, &[Square::E4]);
     let mut t = tracker(&start);
     let mut events = t.observe(&frame(0, &start, &[], None));
     for n in 1..60 {
@@ -435,8 +430,7 @@ fn a_king_castled_into_a_square_read_untold_is_found_there() {
 fn a_piece_of_colour_untold_set_down_where_the_hand_took_is_the_takers() {
     use Square::*;
     let start = moved(&Board::default(), &[(E2, E4), (D7, D5)]);
-    let mut victim_off = start.clone();
-    victim_off.discard_piece_at(D5);
+    let victim_off = without(&start, &[D5]);
     let after = moved(&start, &[(E4, D5)]);
     let arm = |sq: Square, covers: &[Square]| HandObs { covers: covers.to_vec(), ..white_arm(sq) };
     let mut t = tracker(&start);
@@ -462,8 +456,7 @@ fn a_piece_of_colour_untold_set_down_where_the_hand_took_is_the_takers() {
 fn victim_carried_over_d2(stays: bool) -> (Board, Tracker, Vec<Event>) {
     use Square::*;
     let start = moved(&Board::default(), &[(E2, E4), (D7, D5)]);
-    let mut victim_off = start.clone();
-    victim_off.discard_piece_at(D5);
+    let victim_off = without(&start, &[D5]);
     let after = moved(&start, &[(E4, D5)]);
     let arm = |sq: Square, covers: &[Square]| HandObs { covers: covers.to_vec(), ..white_arm(sq) };
     let mut t = tracker(&start);
@@ -504,8 +497,7 @@ fn a_piece_of_colour_untold_where_a_hand_carried_off_a_piece_it_took_is_not_that
 fn a_piece_of_colour_untold_where_a_hand_still_holding_a_piece_went_is_that_piece() {
     use Square::*;
     let start = moved(&Board::default(), &[(C2, C4), (D7, D5)]);
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(C4);
+    let lifted = without(&start, &[C4]);
     let after = moved(&start, &[(C4, D5)]);
     let mut t = tracker(&start);
     let mut events = t.observe(&frame(0, &start, &[], None));

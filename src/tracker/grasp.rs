@@ -5,7 +5,7 @@
 //! neighbour that begins the moment the fingertips leave a square with its piece (the hand
 //! rising with it is seen further along its reach), even when that lift shows only later.
 
-use super::testkit::{Reel, moved};
+use super::testkit::{Reel, moved, without};
 use super::*;
 
 /// 1. a3, the fingertips resting on b2 while the hand grasps the a2 pawn (and, if `on_a2`,
@@ -59,10 +59,8 @@ fn nxd4(at_once: bool) -> (Board, Vec<Event>) {
     use Square::*;
     let mut start = moved(&Board::default(), &[(E2, E4), (G1, F3)]);
     start.set_piece_at(D4, Piece { color: Color::Black, role: Role::Pawn });
-    let mut taken = start.clone();
-    taken.discard_piece_at(D4);
-    let mut lifted = taken.clone();
-    lifted.discard_piece_at(F3);
+    let taken = without(&start, &[D4]);
+    let lifted = without(&taken, &[F3]);
     let after = moved(&taken, &[(F3, D4)]);
     let mut reel = Reel::new(&start);
     reel.run(10, &start, Some((D4, &[D3, D4])));
@@ -101,8 +99,7 @@ fn a_rest_beside_it_that_begins_later_stays_a_touch() {
 /// 1. Nc3: the board before, with the knight in the hand, and after.
 fn nc3() -> (Board, Board, Board) {
     let start = Board::default();
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(Square::B1);
+    let lifted = without(&start, &[Square::B1]);
     let after = moved(&start, &[(Square::B1, Square::C3)]);
     (start, lifted, after)
 }

@@ -2,7 +2,7 @@
 //! hidden, and which one must be a square its piece could have come from — a knight carried past
 //! its pawns is not a pawn stepping diagonally onto an empty square.
 
-use super::testkit::{Reel, moved, read_as};
+use super::testkit::{Reel, moved, read_as, without};
 use crate::types::Observation;
 use super::*;
 
@@ -52,8 +52,7 @@ fn a_pawn_hidden_under_the_arm_takes_diagonally() {
 fn a_piece_seen_gone_while_the_arm_was_lost_and_set_back_is_adjusted() {
     use Square::*;
     let start = Board::default();
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(H1);
+    let lifted = without(&start, &[H1]);
     let mut reel = Reel::new(&start);
     reel.run(10, &start, Some((H1, &[H1]))).run(12, &lifted, None);
     // The arm, seen again, with a new id.
@@ -98,8 +97,7 @@ fn the_piece_set_down_came_from_where_the_hand_rested_last() {
 fn a_piece_seen_gone_with_no_hand_near_is_the_one_an_arm_then_sets_down() {
     use Square::*;
     let start = Board::default();
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(B1);
+    let lifted = without(&start, &[B1]);
     let after = moved(&start, &[(B1, C3)]);
     let mut reel = Reel::new(&start);
     reel.run(10, &start, None)
@@ -120,11 +118,8 @@ fn a_piece_seen_gone_with_no_hand_near_is_the_one_an_arm_then_sets_down() {
 #[test]
 fn a_piece_of_colour_untold_set_down_is_the_players_piece_seen_gone() {
     use Square::*;
-    let mut start = Board::default();
-    start.discard_piece_at(F1);
-    start.discard_piece_at(G1);
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(E1);
+    let start = without(&Board::default(), &[F1, G1]);
+    let lifted = without(&start, &[E1]);
     let after = moved(&start, &[(E1, G1)]);
     let untold = |o: &mut Observation| o.squares[usize::from(G1)].state = SquareState::Piece;
     let mut reel = Reel::new(&start);
@@ -148,8 +143,7 @@ fn a_piece_of_colour_untold_set_down_is_the_players_piece_seen_gone() {
 fn a_piece_set_down_waits_while_two_squares_it_may_have_come_from_are_in_doubt() {
     use Square::*;
     let start = moved(&Board::default(), &[(D2, D4), (E2, E4)]);
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(F1);
+    let lifted = without(&start, &[F1]);
     let after = moved(&start, &[(F1, D3)]);
     let shadow = |o: &mut Observation| o.squares[usize::from(D1)].state = SquareState::Empty;
     let mut reel = Reel::new(&start);
@@ -203,8 +197,7 @@ fn a_piece_turning_up_where_two_hidden_squares_could_have_sent_it_is_not_guessed
 fn pawn_set_down_unseen(also: &[Square]) -> Vec<String> {
     use Square::*;
     let start = Board::default();
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(E2);
+    let lifted = without(&start, &[E2]);
     let covers: Vec<Square> = [E3, E4].into_iter().chain(also.iter().copied()).collect();
     let mut reel = Reel::new(&start);
     reel.run(10, &start, Some((E2, &[E2]))).run(10, &lifted, Some((E4, &covers)));
@@ -262,8 +255,7 @@ fn a_piece_seen_gone_once_the_arm_left_is_on_the_one_square_it_hid_where_it_coul
 fn a_piece_seen_where_the_players_arm_hid_a_square_long_unseen_is_the_one_it_took_out_of_view() {
     use Square::*;
     let start = Board::default();
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(E2);
+    let lifted = without(&start, &[E2]);
     let after = moved(&start, &[(E2, E4)]);
     let mut reel = Reel::new(&start);
     reel.run(10, &start, Some((E2, &[E2]))).run(10, &lifted, Some((E4, &[E3, E4])));
@@ -310,11 +302,9 @@ fn a_piece_seen_standing_where_it_was_set_down_is_not_lifted_unseen() {
 fn a_piece_set_down_is_one_the_hand_held_by_then() {
     use Square::*;
     let start: Board = "rnbqkbnr/pppppppp/8/8/8/5NP1/PPPPPPBP/RNBQK2R".parse().expect("a board");
-    let mut king_off = start.clone();
-    king_off.discard_piece_at(E1);
+    let king_off = without(&start, &[E1]);
     let king_on_g1 = moved(&start, &[(E1, G1)]);
-    let mut rook_off = king_on_g1.clone();
-    rook_off.discard_piece_at(H1);
+    let rook_off = without(&king_on_g1, &[H1]);
     let after = moved(&start, &[(E1, G1), (H1, F1)]);
     let (rank, right, short): (&[Square], &[Square], &[Square]) = (&[D1, E1, F1, G1, H1], &[F1, G1, H1], &[F1, G1]);
     let mut reel = Reel::new(&start);
@@ -440,8 +430,7 @@ fn a_misread_flickering_between_colour_untold_and_told_is_no_new_change() {
 fn a_piece_set_down_before_its_lift_is_found_is_the_one_lifted() {
     use Square::*;
     let start = Board::default();
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(B1);
+    let lifted = without(&start, &[B1]);
     let after = moved(&start, &[(B1, C3)]);
     let wide: &[Square] = &[B1, C1, D1, B2, C2, D2, B3, C3, D3];
     let mut reel = Reel::new(&start);

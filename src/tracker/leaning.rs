@@ -4,7 +4,7 @@
 //! one a hand carries off later. Waiting to see where a piece came from must not hold back
 //! castling or the side to move, whose squares may be misread the same way once uncovered.
 
-use super::testkit::{Reel, moved, read_as};
+use super::testkit::{Reel, moved, read_as, without};
 use super::*;
 
 /// White adjusts the g2 pawn under the arm (g3 hidden too), lifts the g1 knight (g3 seen
@@ -15,8 +15,7 @@ use super::*;
 fn adjust_then_nf3(arm_stays: bool, g2_hidden: u64) -> (Board, Board, Vec<Event>) {
     use Square::*;
     let start = Board::default();
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(G1);
+    let lifted = without(&start, &[G1]);
     let after = moved(&start, &[(G1, F3)]);
     let lean = |o: &mut Observation| read_as(o, G3, SquareState::White);
     let still_hidden = |o: &mut Observation| {
@@ -72,8 +71,7 @@ fn a_piece_carried_off_is_not_set_down_where_a_square_changed_before_its_lift() 
     use Square::*;
     let mut start = Board::default();
     start.set_piece_at(E3, Piece { color: Color::Black, role: Role::Knight });
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(E3);
+    let lifted = without(&start, &[E3]);
     let after = moved(&lifted, &[(D2, E3)]);
     let misread = |o: &mut Observation| read_as(o, G4, SquareState::Black);
     let mut reel = Reel::new(&start);
@@ -158,8 +156,7 @@ fn a_piece_of_the_side_to_move_is_taken_from_the_square_its_arm_hid_at_once() {
 fn a_square_misread_before_an_arm_hid_it_is_not_where_that_arm_set_its_piece() {
     use Square::*;
     let start = moved(&Board::default(), &[(E2, E4)]);
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(F1);
+    let lifted = without(&start, &[F1]);
     let after = moved(&start, &[(F1, C4)]);
     let misread = |o: &mut Observation| read_as(o, D3, SquareState::White);
     let mut reel = Reel::new(&start);
@@ -180,8 +177,7 @@ fn a_square_misread_before_an_arm_hid_it_is_not_where_that_arm_set_its_piece() {
 fn a_piece_set_on_the_far_rank_before_its_lift_shows_is_no_promotion_without_a_pawn_near() {
     use Square::*;
     let start: Board = "2k3n1/8/8/8/2B5/8/8/4K3".parse().expect("a placement");
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(C4);
+    let lifted = without(&start, &[C4]);
     let after = moved(&start, &[(C4, G8)]);
     let lean = |o: &mut Observation| read_as(o, C4, SquareState::White);
     let mut reel = Reel::new(&start);
@@ -228,8 +224,7 @@ fn a_piece_is_taken_from_a_square_an_arm_was_over_though_it_went_unread_before_t
 fn a_piece_set_on_a_square_already_misread_as_its_colour_is_not_carried_off() {
     use Square::*;
     let start: Board = "4k3/8/8/8/8/8/8/1N2K3".parse().expect("a placement");
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(B1);
+    let lifted = without(&start, &[B1]);
     let after = moved(&start, &[(B1, D2)]);
     let lean = |o: &mut Observation| read_as(o, D2, SquareState::White);
     let mut reel = Reel::new(&start);
@@ -253,8 +248,7 @@ fn a_piece_is_not_set_where_it_cannot_go_while_the_square_it_leans_from_is_in_do
     use Square::*;
     for lean_first in [10, 1] {
         let start: Board = "7k/3q4/8/8/Q7/8/8/4K3".parse().expect("a placement");
-        let mut lifted = start.clone();
-        lifted.discard_piece_at(A4);
+        let lifted = without(&start, &[A4]);
         let after = moved(&start, &[(A4, D7)]);
         let lean = |o: &mut Observation| read_as(o, D8, SquareState::White);
         let mut reel = Reel::new(&start);
@@ -299,8 +293,7 @@ fn a_piece_is_not_set_where_a_lean_reads_untold_while_a_square_it_can_reach_show
     use Square::*;
     for lean_before in [20, 90] {
         let start: Board = "4k3/8/8/8/8/8/4Q3/5RK1".parse().expect("a placement");
-        let mut lifted = start.clone();
-        lifted.discard_piece_at(F1);
+        let lifted = without(&start, &[F1]);
         let after = moved(&start, &[(F1, D1)]);
         let lean = |o: &mut Observation| read_as(o, E1, SquareState::Piece);
         let f1_unread = |o: &mut Observation| read_as(o, F1, SquareState::Occluded);
@@ -325,8 +318,7 @@ fn a_piece_is_not_set_where_a_lean_reads_untold_while_a_square_it_can_reach_show
 fn a_colour_change_to_a_piece_from_nowhere_leaves_the_piece_there() {
     use Square::*;
     let start: Board = "4k3/8/8/p7/8/N7/8/4K3".parse().expect("a placement");
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(A3);
+    let lifted = without(&start, &[A3]);
     let after = moved(&start, &[(A3, B5)]);
     let a5_unread = |o: &mut Observation| read_as(o, A5, SquareState::Occluded);
     // Read by the look it comes nearest, never surely.

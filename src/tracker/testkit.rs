@@ -46,6 +46,15 @@ pub fn moved(board: &Board, moves: &[(Square, Square)]) -> Board {
     b
 }
 
+/// `board` with the pieces on `squares` taken off (a piece in a hand, a square read empty).
+pub fn without(board: &Board, squares: &[Square]) -> Board {
+    let mut b = board.clone();
+    for &sq in squares {
+        b.discard_piece_at(sq);
+    }
+    b
+}
+
 /// A tracker fed frame after frame, with the events it wrote.
 pub struct Reel {
     pub tracker: Tracker,

@@ -2,7 +2,7 @@
 //! arm did there is not known yet), not again for a reading found to be no act, and not held
 //! back by a piece taken off the board that was never seen carried away.
 
-use super::testkit::{Reel, moved};
+use super::testkit::{Reel, moved, without};
 use super::*;
 
 /// The placements told, as FEN boards.
@@ -84,8 +84,7 @@ fn a_piece_seen_gone_where_the_other_side_then_sets_a_piece_was_taken_there() {
     use Square::*;
     let mut start = Board::default();
     start.set_piece_at(C3, Piece { color: Color::Black, role: Role::Knight });
-    let mut gone = start.clone();
-    gone.discard_piece_at(C3);
+    let gone = without(&start, &[C3]);
     let taken = moved(&start, &[(B2, C3)]);
     let mut reel = Reel::new(&start);
     reel.run(40, &gone, None);
@@ -105,8 +104,7 @@ fn a_piece_seen_gone_where_the_other_side_then_sets_a_piece_was_taken_there() {
 fn the_board_is_not_told_while_a_piece_just_taken_out_of_view_is_looked_for() {
     use Square::*;
     let start = Board::default();
-    let mut lifted = start.clone();
-    lifted.discard_piece_at(E2);
+    let lifted = without(&start, &[E2]);
     let after = testkit::moved(&start, &[(E2, E4)]);
     let mut reel = testkit::Reel::new(&start);
     reel.run(10, &start, Some((E2, &[E2]))).run(10, &lifted, Some((E4, &[E3, E4]))).run(8, &lifted, None).run(30, &after, None);

@@ -2,7 +2,7 @@
 //! untold seen where it stood is the taker, not the victim set back.
 
 use super::colour_untold::{frame, last_board, seen, tracker, white_arm};
-use super::testkit::moved;
+use super::testkit::{moved, without};
 use super::*;
 use crate::types::HandObs;
 
@@ -14,8 +14,7 @@ use crate::types::HandObs;
 fn pawn_takes_back_on_d5(e6_shows: u64) -> (Board, Tracker, Vec<Event>) {
     use Square::*;
     let start = moved(&Board::default(), &[(D2, D4), (E7, E6), (C2, C4), (D7, D5), (C4, D5)]);
-    let mut victim_off = start.clone();
-    victim_off.discard_piece_at(D5);
+    let victim_off = without(&start, &[D5]);
     let after = moved(&start, &[(E6, D5)]);
     let black = |sq: Square, covers: &[Square]| HandObs { id: 8, side: Some(Side::Black), covers: covers.to_vec(), ..white_arm(sq) };
     let mut t = tracker(&start);
@@ -55,10 +54,8 @@ fn a_piece_of_colour_untold_where_a_pawn_took_is_the_taker_not_the_victim_set_ba
 fn a_victim_carried_off_is_not_set_down_where_it_never_stood() {
     use Square::*;
     let start = moved(&Board::default(), &[(C2, C4), (D7, D5)]);
-    let mut victim_off = start.clone();
-    victim_off.discard_piece_at(D5);
-    let mut both_off = victim_off.clone();
-    both_off.discard_piece_at(C4);
+    let victim_off = without(&start, &[D5]);
+    let both_off = without(&victim_off, &[C4]);
     let after = moved(&start, &[(C4, D5)]);
     let arm = |sq: Square| HandObs { covers: vec![sq], ..white_arm(sq) };
     let mut t = tracker(&start);

@@ -4,7 +4,7 @@
 //! while it was; the hand that came in meanwhile is not its author.
 
 use super::colour_untold::{frame, last_board, open_game, seen, tracker, white_arm};
-use super::testkit::moved;
+use super::testkit::{moved, without};
 use super::*;
 use crate::types::HandObs;
 
@@ -58,8 +58,7 @@ fn a_change_under_a_square_hidden_since_before_an_arm_came_in_is_not_that_arms()
 fn a_piece_set_down_while_a_square_was_hidden_is_not_a_later_arms() {
     use Square::*;
     let start: Board = "4k3/8/8/2p5/3P4/3b4/8/3QK3".parse::<shakmaty::fen::Fen>().expect("a FEN").into_setup().board;
-    let mut bishop_off = start.clone();
-    bishop_off.discard_piece_at(D3);
+    let bishop_off = without(&start, &[D3]);
     let queen_took = moved(&bishop_off, &[(D1, D3)]);
     let pawn_took = moved(&queen_took, &[(C5, D4)]);
     let arm = |id: u32, side: Side, sq: Square, covers: &[Square]| HandObs { id, side: Some(side), covers: covers.to_vec(), ..white_arm(sq) };
