@@ -45,6 +45,18 @@ pub(super) fn tracker(start: &Board) -> Tracker {
     Tracker::new(TrackerConfig { start: start.clone(), ..TrackerConfig::default() })
 }
 
+/// A tracker from `start`, shown it at frame 0, then frames 1 to `frames` - 1 as `obs` makes
+/// them, and the end of the stream: the tracker and every event it wrote.
+pub(super) fn play(start: &Board, frames: u64, mut obs: impl FnMut(u64) -> Observation) -> (Tracker, Vec<Event>) {
+    let mut t = tracker(start);
+    let mut events = t.observe(&frame(0, start, &[], None));
+    for n in 1..frames {
+        events.extend(t.observe(&obs(n)));
+    }
+    events.extend(t.finish());
+    (t, events)
+}
+
 /// Plays White's Qd1-h5 by an arm; `untold_after` frames after the arm lifts the queen the
 /// arm leaves h5 for h3 (`stays`) or leaves the board, and h5 reads as a piece of colour untold.
 fn queen_to_h5(stays: bool) -> (Tracker, Vec<Event>) {
@@ -182,13 +194,10 @@ fn a_board_read_badly_as_a_whole_is_not_reported_when_an_arm_comes() {
 fn knight_unseen_as_an_arm_comes(late: u64) -> (Board, Tracker, Vec<Event>) {
     let start = open_game();
     let after = knight_to_f6(&start);
-    let mut t = tracker(&start);
-    let mut events = t.observe(&frame(0, &start, &[], None));
-    for n in 1..60 {
+    let (t, events) = play(&start, 60, |n| {
         let arm = (n > late).then(|| white_arm(Square::D3));
-        events.extend(t.observe(&frame(n, &after, &[], arm)));
-    }
-    events.extend(t.finish());
+        frame(n, &after, &[], arm)
+    });
     (after, t, events)
 }
 
@@ -216,12 +225,7 @@ fn a_piece_seen_where_none_came_from_with_no_hand_near_is_not_invented() {
     let start = open_game();
     let mut misread = start.clone();
     misread.set_piece_at(Square::H4, Piece { color: Color::Black, role: Role::Pawn });
-    let mut t = tracker(&start);
-    let mut events = t.observe(&frame(0, &start, &[], None));
-    for n in 1..60 {
-        events.extend(t.observe(&frame(n, &misread, &[], None)));
-    }
-    events.extend(t.finish());
+    let (t, events) = play(&start, 60, |n| frame(n, &misread, &[], None));
     assert_eq!(t.board(), start);
     assert!(events.iter().all(|e| matches!(&e.kind, EventKind::Board { placement, .. } if placement.to_string() == Placement::from(&start).to_string())), "{events:?}");
 }
@@ -254,13 +258,10 @@ fn a_piece_seen_gone_with_no_hand_near_is_not_reported_missing_while_it_may_turn
     let after = knight_to_f6(&start);
     let mut gone = start.clone();
     gone.remove_piece_at(Square::G8).expect("the knight");
-    let mut t = tracker(&start);
-    let mut events = t.observe(&frame(0, &start, &[], None));
-    for n in 1..120 {
+    let (_, events) = play(&start, 120, |n| {
         let arm = (n >= 32).then(|| white_arm(Square::D3));
-        events.extend(t.observe(&frame(n, if n < 40 { &gone } else { &after }, &[], arm)));
-    }
-    events.extend(t.finish());
+        frame(n, if n < 40 { &gone } else { &after }, &[], arm)
+    });
     let boards = boards(&events);
     assert!(boards.iter().all(|b| *b != Placement::from(&gone).to_string()), "{boards:?}");
 }
@@ -276,18 +277,15 @@ fn pawn_takes_on_d5(via: Square, white_first: bool) -> (Board, Tracker, Vec<Even
     let start = moved(&Board::default(), &[(Square::C2, Square::C4), (Square::D7, Square::D5)]);
     let lifted = without(&start, &[Square::C4]);
     let after = moved(&start, &[(Square::C4, Square::D5)]);
-    let mut t = tracker(&start);
-    let mut events = t.observe(&frame(0, &start, &[], None));
-    for n in 1..80 {
+    let (t, events) = play(&start, 80, |n| {
         let o = match n {
             1..10 => frame(n, &start, &[], Some(white_arm(Square::C4))),
             10..20 => frame(n, &lifted, &[], Some(white_arm(via))),
             20 if white_first => frame(n, &after, &[], None),
             _ => frame(n, &after, &[Square::D5], None),
         };
-        events.extend(t.observe(&o));
-    }
-    events.extend(t.finish());
+        o
+    });
     (after, t, events)
 }
 
@@ -319,13 +317,10 @@ fn a_piece_seen_gone_is_looked_for_on_squares_in_doubt_before_the_board_is_told(
     let start = open_game();
     let after = knight_to_f6(&start);
     let gone = without(&start, &[Square::G8]);
-    let mut t = tracker(&start);
-    let mut events = t.observe(&frame(0, &start, &[], None));
-    for n in 1..120 {
+    let (_, events) = play(&start, 120, |n| {
         let o = if n < 40 { seen(n, &gone, &[], &[Square::F6], None) } else { frame(n, &after, &[], None) };
-        events.extend(t.observe(&o));
-    }
-    events.extend(t.finish());
+        o
+    });
     let boards = boards(&events);
     assert!(boards.iter().all(|b| *b != Placement::from(&gone).to_string()), "{boards:?}");
     assert_eq!(boards.last(), Some(&Placement::from(&after).to_string()));
@@ -337,12 +332,7 @@ fn a_board_still_looked_over_when_the_recording_ends_is_told_as_it_stands() {
     // and the recording ends while the knight is still looked for.
     let start = open_game();
     let gone = without(&start, &[Square::G8]);
-    let mut t = tracker(&start);
-    let mut events = t.observe(&frame(0, &start, &[], None));
-    for n in 1..36 {
-        events.extend(t.observe(&seen(n, &gone, &[], &[Square::A1], None)));
-    }
-    events.extend(t.finish());
+    let (_, events) = play(&start, 36, |n| seen(n, &gone, &[], &[Square::A1], None));
     assert_eq!(last_board(&events), Some(Placement::from(&gone).to_string()), "{events:?}");
 }
 
@@ -358,12 +348,7 @@ fn a_piece_seen_gone_and_found_nowhere_with_no_square_in_doubt_stands_where_it_s
     let misread = without(&after, &[Square::E4]);
     let mut leaning = misread.clone();
     leaning.set_piece_at(Square::A4, Piece { color: Color::Black, role: Role::Pawn });
-    let mut t = tracker(&start);
-    let mut events = t.observe(&frame(0, &start, &[], None));
-    for n in 1..120 {
-        events.extend(t.observe(&frame(n, if n < 45 { &misread } else { &leaning }, &[], None)));
-    }
-    events.extend(t.finish());
+    let (t, events) = play(&start, 120, |n| frame(n, if n < 45 { &misread } else { &leaning }, &[], None));
     assert_eq!(last_board(&events), Some(Placement::from(&after).to_string()), "{events:?}");
     assert_eq!(t.board(), after);
 }
@@ -375,12 +360,7 @@ fn a_piece_misread_gone_while_the_board_settles_is_told_back_at_the_end() {
     let start = open_game();
     let after = knight_to_f6(&start);
     let misread = without(&after, &[Square::E4]);
-    let mut t = tracker(&start);
-    let mut events = t.observe(&frame(0, &start, &[], None));
-    for n in 1..60 {
-        events.extend(t.observe(&frame(n, &misread, &[], None)));
-    }
-    events.extend(t.finish());
+    let (t, events) = play(&start, 60, |n| frame(n, &misread, &[], None));
     assert_eq!(last_board(&events), Some(Placement::from(&after).to_string()), "{events:?}");
     assert_eq!(t.board(), after);
 }
@@ -433,9 +413,7 @@ fn a_piece_of_colour_untold_set_down_where_the_hand_took_is_the_takers() {
     let victim_off = without(&start, &[D5]);
     let after = moved(&start, &[(E4, D5)]);
     let arm = |sq: Square, covers: &[Square]| HandObs { covers: covers.to_vec(), ..white_arm(sq) };
-    let mut t = tracker(&start);
-    let mut events = t.observe(&frame(0, &start, &[], None));
-    for n in 1..100 {
+    let (t, events) = play(&start, 100, |n| {
         let o = match n {
             1..10 => frame(n, &start, &[], Some(arm(D5, &[D5]))),
             10..20 => seen(n, &victim_off, &[], &[E4], Some(arm(E4, &[E4]))),
@@ -443,9 +421,8 @@ fn a_piece_of_colour_untold_set_down_where_the_hand_took_is_the_takers() {
             30..40 => seen(n, &after, &[D5], &[E4], Some(arm(E3, &[E4, E3]))),
             _ => frame(n, &after, &[D5], None),
         };
-        events.extend(t.observe(&o));
-    }
-    events.extend(t.finish());
+        o
+    });
     assert_eq!(t.board(), after, "{events:?}");
     assert_eq!(last_board(&events), Some(Placement::from(&after).to_string()), "{events:?}");
 }
@@ -459,9 +436,7 @@ fn victim_carried_over_d2(stays: bool) -> (Board, Tracker, Vec<Event>) {
     let victim_off = without(&start, &[D5]);
     let after = moved(&start, &[(E4, D5)]);
     let arm = |sq: Square, covers: &[Square]| HandObs { covers: covers.to_vec(), ..white_arm(sq) };
-    let mut t = tracker(&start);
-    let mut events = t.observe(&frame(0, &start, &[], None));
-    for n in 1..100 {
+    let (t, events) = play(&start, 100, |n| {
         let o = match n {
             1..10 => frame(n, &start, &[], Some(arm(D5, &[D5]))),
             10..20 => seen(n, &victim_off, &[], &[E4], Some(arm(E4, &[E4]))),
@@ -470,9 +445,8 @@ fn victim_carried_over_d2(stays: bool) -> (Board, Tracker, Vec<Event>) {
             40..60 if stays => frame(n, &after, &[D2], Some(arm(E3, &[E3]))),
             _ => frame(n, &after, &[D2], None),
         };
-        events.extend(t.observe(&o));
-    }
-    events.extend(t.finish());
+        o
+    });
     (after, t, events)
 }
 
@@ -499,18 +473,15 @@ fn a_piece_of_colour_untold_where_a_hand_still_holding_a_piece_went_is_that_piec
     let start = moved(&Board::default(), &[(C2, C4), (D7, D5)]);
     let lifted = without(&start, &[C4]);
     let after = moved(&start, &[(C4, D5)]);
-    let mut t = tracker(&start);
-    let mut events = t.observe(&frame(0, &start, &[], None));
-    for n in 1..60 {
+    let (t, events) = play(&start, 60, |n| {
         let o = match n {
             1..10 => frame(n, &start, &[], Some(white_arm(C4))),
             10..20 => frame(n, &lifted, &[], Some(white_arm(D5))),
             20..40 => frame(n, &after, &[D5], Some(white_arm(E6))),
             _ => frame(n, &after, &[D5], None),
         };
-        events.extend(t.observe(&o));
-    }
-    events.extend(t.finish());
+        o
+    });
     assert_eq!(t.board(), after, "{events:?}");
     let at = |f: &dyn Fn(&EventKind) -> bool| events.iter().position(|e| f(&e.kind));
     let place = at(&|k| matches!(k, EventKind::Place { square: D5, .. })).expect("the pawn set down on d5");
@@ -528,12 +499,7 @@ fn a_piece_of_colour_untold_where_a_piece_seen_gone_could_have_taken_is_that_pie
     let play = |from: Square| {
         let start = moved(&Board::default(), &[(C2, C4), (D7, D5)]);
         let after = moved(&start, &[(from, D5)]);
-        let mut t = tracker(&start);
-        let mut events = t.observe(&frame(0, &start, &[], None));
-        for n in 1..80 {
-            events.extend(t.observe(&frame(n, &after, &[D5], None)));
-        }
-        events.extend(t.finish());
+        let (t, events) = play(&start, 80, |n| frame(n, &after, &[D5], None));
         (after, t, events)
     };
     let (after, t, events) = play(C4);
@@ -557,18 +523,15 @@ fn a_piece_read_now_untold_now_of_a_colour_is_one_piece_of_colour_untold() {
     after.set_piece_at(H5, queen);
     let mut misread = lifted.clone();
     misread.set_piece_at(H5, Piece { color: Color::Black, role: Role::Queen });
-    let mut t = tracker(&start);
-    let mut events = t.observe(&frame(0, &start, &[], None));
-    for n in 1..80 {
+    let (t, events) = play(&start, 80, |n| {
         let o = match n {
             1..10 => frame(n, &start, &[], Some(white_arm(D1))),
             10..20 => seen(n, &lifted, &[], &[H5], Some(white_arm(H5))),
             n if n % 3 == 0 => frame(n, &misread, &[], None),
             _ => frame(n, &after, &[H5], None),
         };
-        events.extend(t.observe(&o));
-    }
-    events.extend(t.finish());
+        o
+    });
     assert_eq!(t.board(), after, "{events:?}");
     assert_eq!(last_board(&events), Some(Placement::from(&after).to_string()), "{events:?}");
 }
