@@ -206,10 +206,13 @@ impl Tracker {
                 self.take_back_touches(hand, act.square, off, act.until.1);
                 if let Some(p) = self.belief[i].take() {
                     if let Some(t) = self.hands.get_mut(&id) {
-                        t.held.push(Held { piece: p, at: act.at, from: act.square, since: self.unchanged_at[i].min(act.at.1) });
+                        t.held.push(Held { piece: p, at: act.at, from: act.square, since: self.unchanged_at[i].min(act.at.1), guessed: None });
                         t.lifted.add(act.square);
                     }
                     self.emit(act.at, EventKind::Lift { hand, square: act.square });
+                    if let Some(h) = self.hands.get_mut(&id).and_then(|t| t.held.last_mut()).filter(|_| act.guessed) {
+                        h.guessed = Some(self.seq);
+                    }
                 }
                 continue;
             }
@@ -246,6 +249,18 @@ impl Tracker {
             // was recorded and the game lost). It stays in the hand, and the square is looked at
             // again until the other one shows; a move where it cannot go is still recorded
             // then, if nothing else explains the square.
+            // A guessed lift whose piece shows again where it stood, set there by as much of a
+            // guess, never happened: the lift is taken back unwritten, and nothing is set down
+            // (scholarsMate2019-11-18.avi: the d8 queen, read empty while the fingertips of an
+            // arm reaching for g8 were on g7 and g6, was adjusted by that hand, a false 4.2.1).
+            if let Some(h) = carried.filter(|h| act.guessed && h.from == act.square && h.guessed.is_some_and(|seq| self.pending.iter().any(|(s, _)| *s == seq))) {
+                self.pending.retain(|(s, _)| Some(*s) != h.guessed);
+                if let Some(t) = self.hands.get_mut(&id) {
+                    t.lifted.discard(act.square);
+                }
+                self.belief[i] = Some(h.piece);
+                continue;
+            }
             if let Some(h) = carried.filter(|h| self.leans_from_doubt(h, act.square)) {
                 self.hold_back(id, h, act.square, colour);
                 continue;
@@ -294,7 +309,7 @@ impl Tracker {
                     self.take_back_touches(hand, from, shakmaty::Bitboard::EMPTY, v.end.1);
                 }
                 self.emit(at, EventKind::Lift { hand, square: from });
-                Some(Held { piece, at, from, since: at.1 })
+                Some(Held { piece, at, from, since: at.1, guessed: None })
             });
             // A hand that has set a piece down elsewhere already, setting down another it was
             // not seen lifting, waits while the square that piece would have come from is in

@@ -28,7 +28,7 @@ impl Tracker {
         // was the hand rising with this piece.
         self.take_back_touches(hand, from, shakmaty::Bitboard::EMPTY, visit.end.1);
         self.emit(visit.end, EventKind::Lift { hand, square: from });
-        Some(Held { piece, at: visit.end, from, since: visit.end.1 })
+        Some(Held { piece, at: visit.end, from, since: visit.end.1, guessed: None })
     }
 
     /// Whether hand `id`, which set a piece down beside `to` already, would take the piece now

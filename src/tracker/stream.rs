@@ -44,6 +44,9 @@ impl Tracker {
             t.longest.iter().any(|(s, v)| near.contains(*s) && unseen(*s) && acts::rising(v.end.1, at, self.fps_hint))
         };
         let grasping = |h: HandId, sq: Square, at: f64| self.hands.values().any(|t| t.event_id == h.0 && (!t.acted || rising_beside(t, sq, at)));
+        // A guessed lift waits while its piece is still in the hand (see `Held::guessed`).
+        let guesses: Vec<u64> = self.hands.values().flat_map(|t| t.held.iter().filter_map(|h| h.guessed)).collect();
+        let mark = self.pending.iter().filter(|(seq, _)| guesses.contains(seq)).map(|(_, e)| e.t).fold(mark, f64::min);
         let mark = self
             .pending
             .iter()
