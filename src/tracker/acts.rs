@@ -205,13 +205,11 @@ impl Tracker {
                 let off: shakmaty::Bitboard = near.into_iter().filter(|&t| self.visit_of(id, t).is_some_and(|v| v.end.0 == act.at.0)).collect();
                 self.take_back_touches(hand, act.square, off, act.until.1);
                 if let Some(p) = self.belief[i].take() {
-                    if let Some(t) = self.hands.get_mut(&id) {
-                        t.held.push(Held { piece: p, at: act.at, from: act.square, since: self.unchanged_at[i].min(act.at.1), guessed: None });
-                        t.lifted.add(act.square);
-                    }
                     self.emit(act.at, EventKind::Lift { hand, square: act.square });
-                    if let Some(h) = self.hands.get_mut(&id).and_then(|t| t.held.last_mut()).filter(|_| act.guessed) {
-                        h.guessed = Some(self.seq);
+                    let guessed = act.guessed.then_some(self.seq);
+                    if let Some(t) = self.hands.get_mut(&id) {
+                        t.held.push(Held { piece: p, at: act.at, from: act.square, since: self.unchanged_at[i].min(act.at.1), guessed });
+                        t.lifted.add(act.square);
                     }
                 }
                 continue;
@@ -242,13 +240,6 @@ impl Tracker {
                 self.refused.add(act.square);
                 continue;
             }
-            // A piece carried from a square it cannot reach this one from, beside a square it can
-            // that may hold it now: set down there, a tall piece leans over the square beside,
-            // which reads as its colour while the one it stands on is still under the arm
-            // (rendered game 270's 17. Qxd7: the queen's head over d8 read white first, Qa4-d8
-            // was recorded and the game lost). It stays in the hand, and the square is looked at
-            // again until the other one shows; a move where it cannot go is still recorded
-            // then, if nothing else explains the square.
             // A guessed lift whose piece shows again where it stood, set there by as much of a
             // guess, never happened: the lift is taken back unwritten, and nothing is set down
             // (scholarsMate2019-11-18.avi: the d8 queen, read empty while the fingertips of an
@@ -261,6 +252,13 @@ impl Tracker {
                 self.belief[i] = Some(h.piece);
                 continue;
             }
+            // A piece carried from a square it cannot reach this one from, beside a square it can
+            // that may hold it now: set down there, a tall piece leans over the square beside,
+            // which reads as its colour while the one it stands on is still under the arm
+            // (rendered game 270's 17. Qxd7: the queen's head over d8 read white first, Qa4-d8
+            // was recorded and the game lost). It stays in the hand, and the square is looked at
+            // again until the other one shows; a move where it cannot go is still recorded
+            // then, if nothing else explains the square.
             if let Some(h) = carried.filter(|h| self.leans_from_doubt(h, act.square)) {
                 self.hold_back(id, h, act.square, colour);
                 continue;
