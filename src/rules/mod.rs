@@ -72,6 +72,12 @@ struct Act {
 #[derive(Debug, Default)]
 struct Turn {
     touches: Vec<Touch>,
+    /// Lifts under an announced adjustment (4.2.1): they bind nothing, unless the piece lifted
+    /// turns out to be one the move moved; then it was no adjusting, and the lift is the touch
+    /// it was, in its place in the order (rendered game 95: "j'adoube" said for a hand that
+    /// touched nothing seen, the king lifted to castle under it, and the rook's lift taken for
+    /// the first touch, a false 4.3.1).
+    adjusting: Vec<Touch>,
     acts: Vec<Act>,
     group: u32,
     last_touch_at: Option<(f64, Option<u64>)>,
@@ -316,18 +322,22 @@ impl Rules {
             return;
         }
         self.just_moved = None;
+        if self.turn.last_touch_at != Some(self.now) {
+            self.turn.group += 1;
+            self.turn.last_touch_at = Some(self.now);
+        }
+        let touch = Touch { square: sq, piece, group: self.turn.group };
         if self.announced[mover] {
+            if lifted {
+                self.turn.adjusting.push(touch);
+            }
             return;
         }
         let closed = claims::close(&mut self.claims, mover);
         for kind in closed {
             self.emit(kind);
         }
-        if self.turn.last_touch_at != Some(self.now) {
-            self.turn.group += 1;
-            self.turn.last_touch_at = Some(self.now);
-        }
-        self.turn.touches.push(Touch { square: sq, piece, group: self.turn.group });
+        self.turn.touches.push(touch);
     }
 
     fn on_touch(&mut self, hand: HandId, sq: Square) {
@@ -541,7 +551,9 @@ impl Rules {
         // is worse than a missed one).
         let origin_seen = m.from().is_some_and(|from| self.turn.acts.iter().any(|a| a.side == mover && a.square == from));
         if origin_seen {
-            breaches.extend(touch::breach(&before, &self.turn.touches, m));
+            let moved = touch::moved_from(m);
+            let touches: Vec<Touch> = self.turn.touches.iter().chain(self.turn.adjusting.iter().filter(|t| moved.contains(t.square))).copied().collect();
+            breaches.extend(touch::breach(&before, &touches, m));
         }
         breaches.extend(castling::released_king(&before, self.turn.king_landing, m));
         let acts: Vec<(HandId, Square)> = self.turn.acts.iter().filter(|a| a.side == mover && a.handled).map(|a| (a.hand, a.square)).collect();

@@ -39,6 +39,14 @@ pub fn ordered(pos: &Chess, touches: &[Touch]) -> Vec<Touch> {
     list
 }
 
+/// The squares move `m` takes the mover's pieces from: the king's and the rook's in castling.
+pub fn moved_from(m: Move) -> shakmaty::Bitboard {
+    match m {
+        Move::Castle { king, rook } => shakmaty::Bitboard::from(king) | shakmaty::Bitboard::from(rook),
+        _ => m.from().into_iter().collect(),
+    }
+}
+
 pub fn can_move(legal: &MoveList, sq: Square) -> bool {
     legal.iter().any(|m| m.from() == Some(sq))
 }
@@ -333,6 +341,39 @@ mod art_4_2_1 {
             .run();
         assert_eq!(violations(&d), [("4.3.1", Some(W))], "{d:?}");
     }
+
+    #[test]
+    fn art_4_2_1_a_piece_lifted_under_the_announcement_and_moved_was_touched() {
+        // The announcement outlasts a hand that touched nothing seen; the king is carried off
+        // under it by one hand and set down on g1 by the next, the rook moved by a third.
+        let d = Script::from_fen(CASTLE_FEN)
+            .announce(W).enter(0, W).leave(0)
+            .enter(1, W).lift(1, "e1").leave(1)
+            .enter(2, W).place_new(2, "g1", 'K').release(2, "g1").leave(2)
+            .enter(3, W).lift(3, "h1").place(3, "f1").release(3, "f1").leave(3).clock(W)
+            .run();
+        assert_eq!(sans(&d), ["O-O"]);
+        assert!(violations(&d).is_empty(), "king first: {d:?}");
+        // Begun with the rook under the announcement: still castling begun with the rook.
+        let d = Script::from_fen(CASTLE_FEN)
+            .announce(W).enter(0, W).leave(0)
+            .enter(1, W).lift(1, "h1").place(1, "f1").release(1, "f1").lift(1, "e1").place(1, "g1").release(1, "g1").leave(1).clock(W)
+            .run();
+        assert_eq!(sans(&d), ["O-O"]);
+        assert_eq!(violations(&d), [("4.4.2", Some(W))], "{d:?}");
+    }
+
+    #[test]
+    fn art_4_2_1_a_piece_adjusted_under_the_announcement_binds_nothing_though_lifted_first() {
+        let d = Script::from_fen(CASTLE_FEN)
+            .announce(W).enter(0, W).lift(0, "a1").place(0, "a1").release(0, "a1").leave(0)
+            .enter(1, W).lift(1, "e1").place(1, "g1").release(1, "g1").lift(1, "h1").place(1, "f1").release(1, "f1").leave(1).clock(W)
+            .run();
+        assert_eq!(sans(&d), ["O-O"]);
+        assert!(violations(&d).is_empty(), "{d:?}");
+    }
+
+    const CASTLE_FEN: &str = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
 
     #[test]
     fn art_4_2_1_adjusting_when_not_on_move_is_a_breach_announced_or_not() {
