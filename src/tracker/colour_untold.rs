@@ -561,3 +561,24 @@ fn a_piece_read_the_other_colour_where_it_stands_keeps_no_change_waiting() {
     assert_eq!(board_before_the_arm(&events), Some(Placement::from(&after).to_string()), "{events:?}");
     assert_eq!(t.board().piece_at(E4), Some(Piece { color: Color::White, role: Role::Pawn }));
 }
+
+/// A square read as a piece of colour untold since long before (a tall neighbour leaning over
+/// it) is a misread, not where a piece that left another square with no hand seen went, when
+/// that piece could not have gone there: it waits for the square it did go to. Black's queen
+/// leaves d6 with no arm seen, f3 having read untold all along; d5 shows her `shows_after`
+/// frames later.
+#[test]
+fn a_square_misread_all_along_does_not_take_a_piece_that_could_not_reach_it() {
+    let before = moved(&open_game(), &[(Square::D8, Square::D6)]);
+    let gone = without(&before, &[Square::D6]);
+    let after = moved(&before, &[(Square::D6, Square::D5)]);
+    let queen = Piece { color: Color::Black, role: Role::Queen };
+    let (t, events) = play(&before, 200, |n| match n {
+        ..60 => frame(n, &before, &[Square::F3], None),
+        60..120 => frame(n, &gone, &[Square::F3], None),
+        _ => frame(n, &after, &[Square::F3], None),
+    });
+    assert_eq!(t.board().piece_at(Square::D5), Some(queen), "{events:?}");
+    assert_eq!(t.board().piece_at(Square::F3), None, "{events:?}");
+    assert_eq!(last_board(&events).as_deref(), Some(&*after.board_fen().to_string()));
+}
