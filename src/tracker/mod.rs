@@ -351,7 +351,7 @@ impl Tracker {
     /// arm's passing shadow (rendered game 275's 9... O-O: e8, read as a piece's shape for five
     /// frames after the arm left, was told with the king still on it, Rf8 the move and the king
     /// a 7.6).
-    fn unread_since_arm(&self, obs: &Observation) -> bool {
+    pub(super) fn unread_since_arm(&self, obs: &Observation) -> bool {
         obs.squares.iter().enumerate().any(|(i, s)| match s.state {
             SquareState::Occluded => self.hid_first[i].is_some(),
             SquareState::Piece => {

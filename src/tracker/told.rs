@@ -38,6 +38,33 @@ fn a_square_the_arm_hid_is_seen_before_the_board_is_told() {
     assert_eq!(told.last(), Some(&fen(&castled)), "{events:?}");
 }
 
+/// 1. O-O made wholly under an arm whose fingertips were never seen: once it has gone, e1 reads
+/// empty and f1 white, but g1 and h1 fit no look for a second (the king's and the rook's heads
+/// leaning over them). A second arm coming in meanwhile does not have the board told with the
+/// king on f1 and the rook still on h1, which the rules would take for Kf1 (rendered game 65).
+#[test]
+fn a_square_the_arm_hid_is_seen_before_the_board_is_told_though_another_arm_comes_in() {
+    use Square::*;
+    let start = moved(&Board::default(), &[(F1, F4), (G1, G4)]);
+    let castled = moved(&start, &[(E1, G1), (H1, F1)]);
+    let king_to_f1 = moved(&start, &[(E1, F1)]);
+    let unfit = |o: &mut Observation| {
+        for sq in [G1, H1] {
+            o.squares[usize::from(sq)] = crate::types::SquareObs::OCCLUDED;
+        }
+    };
+    let mut reel = Reel::new(&start);
+    reel.run(20, &start, Some((F2, &[E1, F1, G1, H1, E2, F2, G2, H2]))).run(10, &castled, Some((F2, &[E1, F1, G1, H1, E2, F2, G2, H2]))).run_seen(10, &castled, None, unfit);
+    reel.arm_id = 2;
+    reel.run_seen(5, &castled, Some((A3, &[A2, A3])), unfit).run_seen(20, &castled, None, unfit).run(30, &castled, None);
+    let (_, events) = reel.finish();
+    let told = boards(&events);
+    assert!(!told.contains(&fen(&king_to_f1)), "the king told on f1, the rook on h1: {told:?}");
+    let colours = |b: &Board| (b.by_color(Color::White), b.by_color(Color::Black));
+    let last: Board = told.last().expect("a board told").parse::<shakmaty::fen::Fen>().map(|f| f.as_setup().board.clone()).expect("a placement");
+    assert_eq!(colours(&last), colours(&castled), "{told:?}");
+}
+
 /// 1. O-O made wholly under the arm, no act seen: for a few frames after the arm has gone the
 /// king's e1 reads as a piece of colour untold (the arm's shadow passing over it gives the
 /// empty square a piece's shape), then empty. The board is not told meanwhile with the rook on
