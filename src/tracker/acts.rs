@@ -155,13 +155,17 @@ impl Tracker {
                                 // square is looked at again until that one shows (rendered game 165:
                                 // Black's 13... c5 by an arm vision missed, the b8 knight misread as
                                 // gone a moment before c7 showed empty, recorded as the knight's).
-                                // Nor does a square refused before as a piece from nowhere, read
-                                // so since: that misread stood before the piece left (rendered game
-                                // 225: e1, read untold under the e2 queen's lean for a minute, took
-                                // Black's queen gone from d6 by an arm vision missed, before d5 showed
-                                // where she went, a false 7.6).
+                                // Nor does a square refused as a piece from nowhere, read so since
+                                // before the board was last told: that misread stood before the
+                                // piece left (rendered game 225: e1, read untold under the e2
+                                // queen's lean for a minute, took Black's queen gone from d6 by an
+                                // arm vision missed, before d5 showed where she went, a false 7.6).
+                                // One refused since is part of what is going on (rendered game 125's
+                                // 7. Bd3: the queen's d1, read empty a moment, lent her to d3, and
+                                // took the bishop when it read white again and f1 empty).
                                 None if let Some(k) = act.pick(&self.unattended, |(p, _)| Some(p)) => {
-                                    if self.refused.contains(act.square) || self.source_in_doubt(act.square, act.colour) {
+                                    let standing = self.refused.contains(act.square) && self.changed_at[i] < self.told_at;
+                                    if standing || self.source_in_doubt(act.square, act.colour) {
                                         self.refuse_unattended(act.square, taken);
                                         continue;
                                     }
