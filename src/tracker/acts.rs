@@ -155,8 +155,8 @@ impl Tracker {
                                 // square is looked at again until that one shows (rendered game 165:
                                 // Black's 13... c5 by an arm vision missed, the b8 knight misread as
                                 // gone a moment before c7 showed empty, recorded as the knight's).
-                                // Nor does a square refused as a piece from nowhere, read so since
-                                // before the board was last told: that misread stood before the
+                                // Nor does a square refused as a piece from nowhere, and read so
+                                // since, before the board was last told: that misread stood before the
                                 // piece left (rendered game 225: e1, read untold under the e2
                                 // queen's lean for a minute, took Black's queen gone from d6 by an
                                 // arm vision missed, before d5 showed where she went, a false 7.6).
@@ -164,7 +164,7 @@ impl Tracker {
                                 // 7. Bd3: the queen's d1, read empty a moment, lent her to d3, and
                                 // took the bishop when it read white again and f1 empty).
                                 None if let Some(k) = act.pick(&self.unattended, |(p, _)| Some(p)) => {
-                                    let standing = self.refused.contains(act.square) && self.changed_at[i] < self.told_at;
+                                    let standing = self.refused.contains(act.square) && self.refused_at[i] < self.told_at;
                                     if standing || self.source_in_doubt(act.square, act.colour) {
                                         self.refuse_unattended(act.square, taken);
                                         continue;
@@ -246,7 +246,7 @@ impl Tracker {
                 None => self.hands.values_mut().find_map(&mut take),
             };
             if carried.is_none() && colour.is_none() && self.hands.get(&id).is_some_and(|t| !t.held.is_empty()) {
-                self.refused.add(act.square);
+                self.refuse(act.square);
                 continue;
             }
             // A guessed lift whose piece shows again where it stood, set there by as much of a
@@ -365,7 +365,7 @@ impl Tracker {
                     }
                     .filter(|&c| self.may_promote(c));
                     let Some(color) = promoted else {
-                        self.refused.add(act.square);
+                        self.refuse(act.square);
                         continue;
                     };
                     let role = act.role.unwrap_or(Role::Queen);
@@ -464,6 +464,14 @@ impl Tracker {
         standing || held || loose || gone
     }
 
+    /// Takes the change seen on `sq` to be no act, noting since when, if it was not already.
+    fn refuse(&mut self, sq: Square) {
+        if !self.refused.contains(sq) {
+            self.refused_at[usize::from(sq)] = self.last_seen_t;
+        }
+        self.refused.add(sq);
+    }
+
     /// `sq`'s change, with no hand near, is found to be no act yet and looked at again once a
     /// piece is seen gone elsewhere. Where it was a change of colour, the piece `taken` off
     /// `sq` with it stays: a piece turning the other colour where it stands, when no piece of
@@ -473,7 +481,7 @@ impl Tracker {
     /// until a 7.6 half a minute later). Should a piece that could have come show later, the
     /// change is seen again and made then.
     fn refuse_unattended(&mut self, sq: Square, taken: Option<(Square, Piece)>) {
-        self.refused.add(sq);
+        self.refuse(sq);
         let Some((_, piece)) = taken.filter(|(from, _)| *from == sq) else { return };
         if let Some(k) = self.unattended.iter().rposition(|&(p, from)| p == piece && from == sq) {
             self.unattended.remove(k);
