@@ -288,6 +288,100 @@ fn the_square_a_tall_piece_left_on_the_far_edge_is_no_arm() {
     assert!(phantoms <= 20, "{phantoms} of {armless}");
 }
 
+/// Each White move of a rendered game, in frames from its first touch or lift to its last
+/// release (a castling's rook's).
+fn white_moves(tl: &timeline::Timeline) -> Vec<std::ops::RangeInclusive<usize>> {
+    let mut spans = Vec::new();
+    // While White's arm is over the board: its first touch or lift, and its last release.
+    let mut open: Option<(Option<usize>, Option<usize>)> = None;
+    for e in &tl.events {
+        match (&e.kind, e.frame) {
+            (EventKind::HandEnter { side, .. }, _) => open = (*side == Side::White).then_some((None, None)),
+            (EventKind::Touch { .. } | EventKind::Lift { .. }, Some(f)) => {
+                if let Some((first @ None, _)) = &mut open {
+                    *first = Some(f as usize);
+                }
+            }
+            (EventKind::Release { .. }, Some(f)) => {
+                if let Some((Some(_), last)) = &mut open {
+                    *last = Some(f as usize);
+                }
+            }
+            (EventKind::HandLeave { .. }, _) => {
+                if let Some((Some(a), Some(b))) = open.take() {
+                    spans.push(a..=b);
+                }
+            }
+            _ => {}
+        }
+    }
+    spans
+}
+
+/// The arms White's side is seen with over the last White move of a rendered game: per frame
+/// of that move, the ids of White's arms reported.
+fn white_arms_in_last_move(moves: &[&str], seed: u64) -> Vec<Vec<u32>> {
+    let (tl, mut camera) = filmed(game_scene(&shakmaty::Chess::default(), &common::uci_line(moves), seed));
+    let last = white_moves(&tl).pop().expect("White moves");
+    let mut out = Vec::new();
+    for (f, world) in tl.frames.iter().enumerate().take(last.end() + 1) {
+        let hands = camera.arms(world);
+        if last.contains(&f) {
+            out.push(hands.iter().filter(|h| h.side == Some(Side::White)).map(|h| h.id).collect());
+        }
+    }
+    out
+}
+
+/// A camera behind White's edge looking down steeply (rendered game 410's look, seed 82), the
+/// first-rank pieces' heads leaning over the margin, White's arm the table's colour there. In
+/// castling the king leaves e1 and the rook h1: the change each leaves reaches into the margin
+/// as an arm does, and was reported as a second arm of White's for half a second, still, beside
+/// the moving hand; the tracker saw the castling made with two hands, or the rook touched
+/// first (a false 4.4.2). A change that comes in from the margin but not off the view, is no
+/// arm by where it runs off, and has not stirred for as long as a piece set down takes to
+/// settle, is not reported as an arm while it settles.
+#[test]
+fn the_squares_castling_leaves_by_the_near_edge_are_no_second_arm() {
+    let frames = white_arms_in_last_move(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "e1g1"], 82);
+    let two = frames.iter().filter(|ids| ids.len() > 1).count();
+    println!("O-O, seed 82: {} frames, {two} with two White arms {frames:?}", frames.len());
+    assert!(frames.len() >= 30, "{}", frames.len());
+    assert_eq!(two, 0);
+}
+
+/// A low camera behind Black's edge (rendered game 405's look, seed 81): White's arm, the
+/// table's colour, is seen only where it crosses the board's frame. For O-O-O the hand sets the
+/// king on c1, takes the rook on a1 and slides it along the edge to d1; on the way it was lost
+/// for a few frames (too small a part of it in view) and came back further along the edge than
+/// an arm coming back in the same place, as a new arm: the tracker saw two hands make one move
+/// (a false 4.1). An arm lost a few frames is taken up again where it comes back along the
+/// same side, the further the longer it was lost.
+#[test]
+fn an_arm_lost_while_sliding_along_the_edge_keeps_its_id() {
+    let frames = white_arms_in_last_move(&["d2d4", "d7d5", "b1c3", "b8c6", "c1f4", "c8f5", "d1d2", "d8d7", "e1c1"], 81);
+    let ids: std::collections::BTreeSet<u32> = frames.iter().flatten().copied().collect();
+    println!("O-O-O, seed 81: {} frames, White arms {frames:?}", frames.len());
+    assert!(frames.len() >= 30, "{}", frames.len());
+    assert_eq!(ids.len(), 1, "{ids:?}");
+}
+
+/// A camera behind Black's edge (rendered game 425's look, seed 85): for O-O White's arm lies
+/// beyond the far margin, and only its hand and a little of the arm show over the board, less
+/// than an arm's least area. It was dropped as the head of a piece leaning out of the view, and
+/// the tracker lost the castling's king. An arm stirring now, reaching in past the far margin
+/// with no other arm on its side, is reported down to a quarter of an arm's least area. It is
+/// still missed while it holds still (33 of the castling's 73 frames; 58 without this): enough
+/// for the tracker to follow the castling here, not yet for the hand count.
+#[test]
+fn an_arm_reaching_in_past_the_far_margin_is_seen_however_little_shows() {
+    let frames = white_arms_in_last_move(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "e1g1"], 85);
+    let unseen = frames.iter().filter(|ids| ids.is_empty()).count();
+    println!("O-O, seed 85: {} frames, {unseen} with no White arm {frames:?}", frames.len());
+    assert!(frames.len() >= 30, "{}", frames.len());
+    assert!(2 * unseen < frames.len(), "{unseen} of {}", frames.len());
+}
+
 /// The same camera, White's arm the table's colour where it crosses the margin and over the
 /// board's frame. For 6. Bc4 the hand rests a second on the bishop on f1, its wrist touching the
 /// view's edge by a few pixels or, for a frame, not at all: it settled into the view after half
@@ -301,26 +395,7 @@ fn the_square_a_tall_piece_left_on_the_far_edge_is_no_arm() {
 fn an_arm_resting_on_a_first_rank_piece_stays_one_arm() {
     let moves = common::uci_line(&["e2e4", "c7c6", "g1f3", "d7d5", "d2d3", "d5e4", "d3e4", "d8d1", "e1d1", "f7f6", "f1c4", "e7e5", "c1e3", "b8d7", "a2a4"]);
     let (tl, mut camera) = filmed(game_scene(&shakmaty::Chess::default(), &moves, 46));
-    // Each White move, from its first touch or lift to its release.
-    let mut spans = Vec::new();
-    let mut start = None;
-    for e in &tl.events {
-        match (&e.kind, e.frame) {
-            (EventKind::HandEnter { side, .. }, _) => start = (*side == touchmove::types::Side::White).then_some(None),
-            (EventKind::Touch { .. } | EventKind::Lift { .. }, Some(f)) => {
-                if let Some(None) = start {
-                    start = Some(Some(f as usize));
-                }
-            }
-            (EventKind::Release { .. }, Some(f)) => {
-                if let Some(Some(s)) = start {
-                    spans.push(s..=f as usize);
-                }
-                start = None;
-            }
-            _ => {}
-        }
-    }
+    let spans = white_moves(&tl);
     let mut counts = vec![(0, 0, 0); spans.len()];
     for (f, world) in tl.frames.iter().enumerate() {
         let hands = camera.arms(world);

@@ -54,6 +54,12 @@ const TIP_OVERSHOOT: f32 = 0.2;
 const DRIFT_LEVEL: u8 = 10;
 /// Frames an arm that vanished is remembered, so that it keeps its id if it shows again.
 const REMEMBER_FRAMES: u32 = 12;
+/// How near, in squares, an arm must come in to where one came in a frame before to be taken
+/// for it where their outlines do not overlap (a hand sliding fast along the board's edge)...
+const NEAR_ENTRY: f64 = 1.5;
+/// ...and how much further for each frame since that one was seen: a hand slides about half a
+/// square a frame.
+const LOST_DRIFT: f64 = 0.5;
 /// Frames an arm that vanished is still reported where it was last seen.
 const HOLD_FRAMES: u32 = 6;
 /// An arm seen last within this many squares of where it came in (about a square over the
@@ -186,6 +192,14 @@ fn arm_parts(labels: &Mat, entries: &[Option<[f64; 2]>], settled: &settle::Settl
     Ok(owner)
 }
 
+/// Whether at least half of `mask` lies on `on` (none where there is no `on`).
+fn mostly_on(mask: &Mat, on: &Option<Mat>) -> Result<bool, VisionError> {
+    let Some(on) = on else { return Ok(false) };
+    let mut both = Mat::default();
+    core::bitwise_and(mask, on, &mut both, &core::no_array())?;
+    Ok(2 * core::count_non_zero(&both)? >= core::count_non_zero(mask)?)
+}
+
 /// The pixels of the regions settled into the view this frame (`None` when none was).
 fn settled_mask(labels: &Mat, settled: &[bool]) -> Result<Option<Mat>, VisionError> {
     if !settled.iter().any(|&s| s) {
@@ -257,8 +271,11 @@ impl HandDetector {
         let entries = entries(rect, &labels, n, &came_in)?;
         let settled = self.settle(view, &closed, &labels, &entries, &area, rect.px)?;
         let scenery = settled_mask(&labels, &settled.ghosts)?;
+        let prints = settled_mask(&labels, &settled.resting)?;
         let owner = arm_parts(&labels, &entries, &settled, rect.board_rect(), rect.px)?;
-        let mut regions = self.regions(rect, &labels, &entries, &area, &settled.settled, &owner)?;
+        // A print at rest is no arm, though it has not settled yet.
+        let quiet: Vec<bool> = settled.settled.iter().zip(&settled.resting).map(|(a, b)| *a || *b).collect();
+        let mut regions = self.regions(rect, &labels, &entries, &area, &quiet, &owner, &settled.reaching)?;
         // While something passes across the view, what else changed with it is as likely its
         // fringe (blur, its shadow, pieces of it cut apart by the board's frame) as an arm:
         // no fingertips are reported at all (rendered game 100: a sleeve crossing the camera
@@ -269,8 +286,8 @@ impl HandDetector {
         }
         let mut out = Vec::new();
         let mut now = Vec::new();
-        for r in regions {
-            let id = self.follow(&r, rect)?;
+        let ids = self.follow_all(&regions, rect)?;
+        for (r, id) in regions.into_iter().zip(ids) {
             let obs = self.describe(rect, id, &r)?;
             let before = self.previous.iter().find(|p| p.id == id).map_or(0.0, |p| p.furthest);
             let furthest = reach(rect, r.entry, &obs).max(before);
@@ -291,18 +308,13 @@ impl HandDetector {
                 // held, it would hide its squares and go on counting as a hand. Nor is it
                 // remembered, to lend its id to what comes in there next. (An arm at rest long
                 // enough to settle is still held: it may stir again in a moment.)
-                let absorbed = match &scenery {
-                    Some(m) => {
-                        let mut both = Mat::default();
-                        core::bitwise_and(&p.mask, m, &mut both, &core::no_array())?;
-                        2 * core::count_non_zero(&both)? >= core::count_non_zero(&p.mask)?
-                    }
-                    None => false,
-                };
-                if absorbed {
+                if mostly_on(&p.mask, &scenery)? {
                     continue;
                 }
-                if p.age <= HOLD_FRAMES {
+                // Nor is one whose place is now a print at rest (see [`settle::Settled::resting`]):
+                // it was the print, the arm split off it and is about; remembered, its id goes
+                // to the arm where it shows again.
+                if p.age <= HOLD_FRAMES && !mostly_on(&p.mask, &prints)? {
                     let last = reach(rect, p.entry, &p.last);
                     let withdrawn = last < HOLD_REACH && p.furthest >= last + WITHDRAWN_BY;
                     if withdrawn {
@@ -355,7 +367,7 @@ impl HandDetector {
 
     /// Connected parts of the change that come in through the outer margin, with the parts
     /// that belong to them (see [`arm_parts`]), big enough to be an arm and not just settled.
-    fn regions(&self, rect: &Rectifier, labels: &Mat, entries: &[Option<[f64; 2]>], area: &[u32], settled: &[bool], owner: &[usize]) -> Result<Vec<Region>, VisionError> {
+    fn regions(&self, rect: &Rectifier, labels: &Mat, entries: &[Option<[f64; 2]>], area: &[u32], settled: &[bool], owner: &[usize], reaching: &[bool]) -> Result<Vec<Region>, VisionError> {
         let n = entries.len();
         let (w, h) = (labels.cols(), labels.rows());
         let min_area = (rect.px * rect.px / 2) as u32;
@@ -368,7 +380,7 @@ impl HandDetector {
         // further from where it came in than its fingertips reach.
         let b = rect.board_rect();
         let on_board = |x: i32, y: i32| x >= b.x && x < b.x + b.width && y >= b.y && y < b.y + b.height;
-        let wanted: Vec<Option<[f64; 2]>> = (0..n).map(|l| if l == 0 || whole[l] < min_area || settled[l] { None } else { entries[l] }).collect();
+        let wanted: Vec<Option<[f64; 2]>> = (0..n).map(|l| if l == 0 || whole[l] < if reaching[l] { min_area / 4 } else { min_area } || settled[l] { None } else { entries[l] }).collect();
         if wanted.iter().all(Option::is_none) {
             return Ok(Vec::new());
         }
@@ -406,33 +418,52 @@ impl HandDetector {
         Ok(out)
     }
 
-    /// The id of the remembered arm this one overlaps most, else of one that came in at the
-    /// same place, else a new one.
-    fn follow(&mut self, r: &Region, rect: &Rectifier) -> Result<u32, VisionError> {
+    /// Per region, the id of the remembered arm it overlaps most; else of one on the same side
+    /// that no region overlaps and that came in near where this one does — the nearer, the
+    /// sooner it was last seen (an arm lost while it slides along the board's edge comes back
+    /// further along it; rendered game 405: the rook carried from a1 to d1 in O-O-O came back
+    /// 1.6 squares on, as a new arm, and the tracker saw two hands make one move); else a new
+    /// one.
+    fn follow_all(&mut self, regions: &[Region], rect: &Rectifier) -> Result<Vec<u32>, VisionError> {
         let side = |e: [f64; 2]| side_of(e, rect);
         let px = rect.px as f64;
-        let mut best = (0, None);
-        for p in self.previous.iter().filter(|p| p.age == 0 || side(p.entry) == side(r.entry)) {
-            let mut both = Mat::default();
-            core::bitwise_and(&r.mask, &p.mask, &mut both, &core::no_array())?;
-            let overlap = core::count_non_zero(&both)?;
-            if overlap > best.0 {
-                best = (overlap, Some(p.id));
+        let mut ids = Vec::with_capacity(regions.len());
+        for r in regions {
+            let mut best = (0, None);
+            for p in self.previous.iter().filter(|p| p.age == 0 || side(p.entry) == side(r.entry)) {
+                let mut both = Mat::default();
+                core::bitwise_and(&r.mask, &p.mask, &mut both, &core::no_array())?;
+                let overlap = core::count_non_zero(&both)?;
+                if overlap > best.0 {
+                    best = (overlap, Some(p.id));
+                }
             }
+            ids.push(best.1);
         }
-        if best.1.is_none() {
-            // Only from the same player's side: one player's arm leaving as the other's comes in
-            // at a corner must not pass its id on.
-            let near = self.previous.iter().filter(|p| side(p.entry) == side(r.entry)).map(|p| ((p.entry[0] - r.entry[0]).hypot(p.entry[1] - r.entry[1]), p.id)).filter(|(d, _)| *d < 1.5 * px).min_by(|a, b| a.0.total_cmp(&b.0));
-            best.1 = near.map(|(_, id)| id);
+        // An id goes to one region only.
+        let mut taken: Vec<u32> = ids.iter().flatten().copied().collect();
+        for (r, id) in regions.iter().zip(ids.iter_mut()).filter(|(_, id)| id.is_none()) {
+            // Only from the same player's side: one player's arm leaving as the other's comes
+            // in at a corner must not pass its id on.
+            let near = self
+                .previous
+                .iter()
+                .filter(|p| side(p.entry) == side(r.entry) && !taken.contains(&p.id))
+                .map(|p| ((p.entry[0] - r.entry[0]).hypot(p.entry[1] - r.entry[1]), p))
+                .filter(|(d, p)| *d < (NEAR_ENTRY + LOST_DRIFT * (p.age + 1) as f64) * px)
+                .min_by(|a, b| a.0.total_cmp(&b.0));
+            *id = near.map(|(_, p)| p.id);
+            taken.extend(*id);
         }
-        Ok(match best.1 {
-            Some(id) => id,
-            None => {
-                self.next_id += 1;
-                self.next_id - 1
-            }
-        })
+        Ok(ids
+            .into_iter()
+            .map(|id| {
+                id.unwrap_or_else(|| {
+                    self.next_id += 1;
+                    self.next_id - 1
+                })
+            })
+            .collect())
     }
 
     fn describe(&self, rect: &Rectifier, id: u32, r: &Region) -> Result<HandObs, VisionError> {

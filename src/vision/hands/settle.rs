@@ -6,7 +6,7 @@ use opencv::core::{self, Mat, Point, Scalar, Size};
 use opencv::imgproc;
 use opencv::prelude::*;
 
-use super::edges::border;
+use super::edges::{border, nearest_side};
 use super::{BAND_SETTLE_FRAMES, DRIFT_LEVEL, GHOST_SQUARES, HandDetector, RESTLESS_FRACTION, SETTLE_FRAMES, STILL_FRAMES, WRIST_FRACTION};
 use crate::vision::VisionError;
 
@@ -25,13 +25,15 @@ impl HandDetector {
         let lately = self.arms_lately(labels, area)?;
         let at_edge: Vec<bool> = entries.iter().map(Option::is_some).collect();
         // A region settles when hardly any of its pixels stirred lately (noise stirs a few).
-        // Per label: pixels that stirred within SETTLE_FRAMES, STILL_FRAMES, BAND_SETTLE_FRAMES.
-        let mut stirred = vec![[0u32; 3]; n];
+        // Per label: pixels that stirred within SETTLE_FRAMES, STILL_FRAMES, BAND_SETTLE_FRAMES,
+        // and NOW_FRAMES.
+        let mut stirred = vec![[0u32; 4]; n];
         for (&l, &c) in data.iter().zip(&self.calm) {
             let s = &mut stirred[l as usize];
             s[0] += u32::from(c < SETTLE_FRAMES);
             s[1] += u32::from(c < STILL_FRAMES);
             s[2] += u32::from(c < BAND_SETTLE_FRAMES);
+            s[3] += u32::from(c < NOW_FRAMES);
         }
         // Parts of a hand the colour of the squares show as pieces cut off from the arm; they
         // lie near it, and so does a piece the hand just set down, which can wait to settle
@@ -160,7 +162,36 @@ impl HandDetector {
             *b = *b + s * u8::from(a > *b) - s * u8::from(a < *b);
         }
         let ghosts = (0..n).map(|l| settled[l] && (ghost[l] || head_left[l])).collect();
-        Ok(Settled { settled, ghosts, arm_age, lately })
+        // What comes in through the margin but does not run off the view, and is no arm by
+        // where it runs off, is a hand whose arm goes unseen (the table's colour) or the print
+        // of a piece that left a square by the edge, its image leant over the margin. A hand
+        // stirs; a print is still from the moment the piece has gone, and more plainly so
+        // beside a hand stirring on the same side.
+        let unproven = |l: usize| l > 0 && at_edge[l] && !off_view[l] && arm_age[l].is_none();
+        let side = |l: usize| entries[l].map(|e| nearest_side(e, w, h));
+        let stirs_now = |l: usize| 2 * stirred[l][3] >= area[l];
+        let arm_sized = |l: usize| 2 * area[l] >= (px * px) as u32;
+        // Per side of the view, arm-sized regions coming in there: how many, and whether one
+        // stirs now.
+        let mut stirring = [false; 4];
+        let mut arms_on = [0; 4];
+        for l in (1..n).filter(|&l| at_edge[l] && arm_sized(l)) {
+            if let Some(s) = side(l) {
+                stirring[s] |= stirs_now(l);
+                arms_on[s] += usize::from(!settled[l]);
+            }
+        }
+        let resting = (0..n)
+            .map(|l| {
+                let still = stirred[l][0] * RESTLESS_FRACTION <= area[l];
+                let beside_stirring = stirred[l][3] * PRINT_FRACTION <= area[l] && side(l).is_some_and(|s| stirring[s]);
+                unproven(l) && (still || beside_stirring)
+            })
+            .collect();
+        // A small change stirring where heads lean out, with no other arm on its side, is an arm
+        // reaching in past the far margin (rendered game 425).
+        let reaching = (0..n).map(|l| head_left[l] && stirs_now(l) && side(l).is_some_and(|s| arms_on[s] <= usize::from(arm_sized(l)))).collect();
+        Ok(Settled { settled, ghosts, arm_age, lately, resting, reaching })
     }
 
     /// Per label, if it goes on from an arm seen in the last frame (most of each is the other),
@@ -204,7 +235,25 @@ pub(super) struct Settled {
     /// Where it goes on from an arm seen the frame before (most of each is the other), that
     /// arm's [`arm_age`](Self::arm_age); `None` where it goes on from none.
     pub lately: Vec<Option<u32>>,
+    /// A print at rest, not an arm: it comes in through the margin without running off the
+    /// view, is no arm by where it runs off, and has not stirred for [`SETTLE_FRAMES`], or,
+    /// beside a stirring hand on the same side, for [`NOW_FRAMES`] (a square a piece left by the
+    /// edge, its image leant over the margin; rendered game 410: the king's square e1 and the
+    /// rook's h1 in O-O, each reported as a second arm of White's beside the moving hand for
+    /// half a second, and the castling seen as made with two hands or the rook touched first).
+    /// It is not reported while it settles, and an arm last seen there is not held.
+    pub resting: Vec<bool>,
+    /// An arm reaching in past the view's far margin, however little of it shows: a change
+    /// small as a tall piece's head where heads lean out of the view, stirring now, with no
+    /// other arm on its side (rendered game 425: White's arm beyond the view while castling).
+    pub reaching: Vec<bool>,
 }
+
+/// Frames a pixel counts as stirring now after it moved.
+const NOW_FRAMES: u16 = 2;
+/// Beside a hand stirring on its side, a region of which no more than 1/PRINT_FRACTION stirs
+/// now is a print (a hand stirs all over: it moves as a whole).
+const PRINT_FRACTION: u32 = 10;
 
 /// Where only an arm can run off the view (see [`HandDetector::settle`]), it runs off it at
 /// least 1/THIN_WRIST_FRACTION of a square wide.
