@@ -604,6 +604,5 @@ fn a_square_refused_since_the_board_was_told_takes_the_piece_seen_gone() {
         70..110 => frame(n, &both, &[], None),
         _ => frame(n, &after, &[], None),
     });
-    let colours = |b: &Board| (b.by_color(Color::White), b.by_color(Color::Black));
-    assert_eq!(colours(&t.board()), colours(&after), "{events:?}");
+    assert_eq!(super::testkit::colours(&t.board()), super::testkit::colours(&after), "{events:?}");
 }

@@ -16,13 +16,7 @@ impl Tracker {
                 continue;
             }
             if !self.hands.contains_key(&h.id) {
-                // Not while a square the last arm hid is unread: what it did there is not
-                // known yet (rendered game 65's 13... O-O: g8 read as no look for a second
-                // after the arm left; a second arm seen coming in had the board told with the
-                // rook on f8 taken for the king, Kf8 the move and the rook a 7.6).
-                if !self.unread_since_arm(obs) {
-                    self.tell_unheard(now);
-                }
+                self.tell_unheard(now, self.unread_since_arm(obs));
                 let side = h.side.unwrap_or(Side::from(self.to_move));
                 let event_id = self.next_hand;
                 self.next_hand += 1;

@@ -335,9 +335,7 @@ impl Tracker {
         let acts = self.confirm_changes(obs, &covered);
         self.apply_acts(acts);
         let arm_hid = self.unread_since_arm(obs);
-        if !arm_hid {
-            self.tell_unheard(now);
-        }
+        self.tell_unheard(now, arm_hid);
         self.hands_gone(obs, now);
         self.clock(obs, now);
         self.snapshot(obs, now, arm_hid);
@@ -410,11 +408,15 @@ impl Tracker {
     /// the board has done anything yet, so that they are judged before any hand's acts: the
     /// board may have no time to settle before the next arm comes in (fast play). But not from a
     /// board read badly as a whole (moving, or in changing light), where more squares were
-    /// unsure than a move changes.
-    fn tell_unheard(&mut self, now: (u64, f64)) {
+    /// unsure than a move changes. Nor while a square an arm hid is still unread (`arm_hid`,
+    /// see [`unread_since_arm`](Self::unread_since_arm)): what the arm did there is not known
+    /// yet (rendered game 65's 13... O-O: g8 read as no look for a second after the arm left;
+    /// a second arm seen coming in had the board told with the rook on f8 taken for the king,
+    /// Kf8 the move and the rook a 7.6).
+    fn tell_unheard(&mut self, now: (u64, f64), arm_hid: bool) {
         let readable = self.unsure <= MOVE_SQUARES;
         let idle = self.hands.values().all(|t| t.held.is_empty() && t.touched.is_empty());
-        if self.unheard && readable && idle && self.unattended.is_empty() && self.settled() {
+        if self.unheard && !arm_hid && readable && idle && self.unattended.is_empty() && self.settled() {
             self.tell_board(now);
         }
     }

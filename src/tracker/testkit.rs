@@ -46,6 +46,11 @@ pub fn moved(board: &Board, moves: &[(Square, Square)]) -> Board {
     b
 }
 
+/// Which squares hold white pieces and which black: all a camera tells for sure.
+pub fn colours(b: &Board) -> (shakmaty::Bitboard, shakmaty::Bitboard) {
+    (b.by_color(Color::White), b.by_color(Color::Black))
+}
+
 /// `board` with the pieces on `squares` taken off (a piece in a hand, a square read empty).
 pub fn without(board: &Board, squares: &[Square]) -> Board {
     let mut b = board.clone();

@@ -60,9 +60,8 @@ fn a_square_the_arm_hid_is_seen_before_the_board_is_told_though_another_arm_come
     let (_, events) = reel.finish();
     let told = boards(&events);
     assert!(!told.contains(&fen(&king_to_f1)), "the king told on f1, the rook on h1: {told:?}");
-    let colours = |b: &Board| (b.by_color(Color::White), b.by_color(Color::Black));
-    let last: Board = told.last().expect("a board told").parse::<shakmaty::fen::Fen>().map(|f| f.as_setup().board.clone()).expect("a placement");
-    assert_eq!(colours(&last), colours(&castled), "{told:?}");
+    let last: Board = told.last().expect("a board told").parse().expect("a placement");
+    assert_eq!(testkit::colours(&last), testkit::colours(&castled), "{told:?}");
 }
 
 /// 1. O-O made wholly under the arm, no act seen: for a few frames after the arm has gone the
