@@ -12,6 +12,7 @@ use touchmove::sim::scene::Scene;
 use touchmove::sim::timeline::{self, WorldFrame};
 use touchmove::types::{BoardGeometry, EventKind, HandObs, ImageSide, Side};
 use touchmove::vision::geometry::Pose;
+use touchmove::tracker::aim::aim;
 use touchmove::vision::hands::HandDetector;
 use touchmove::vision::rectify::Rectifier;
 
@@ -50,6 +51,7 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     let (mut frames, mut count_right, mut tips, mut tips_right) = (0, 0, 0, 0);
     let (mut touches, mut touches_right) = (0, 0);
     let mut touch_misses = Vec::new();
+    let (mut aimed_right, mut aimed_misses) = (0, Vec::new());
     let mut confusion = std::collections::BTreeMap::new();
     // Six breach scenes, and an opening under four more looks (each of its moves a grasp).
     let moves = common::uci_line(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "e1g1", "e8g8"]);
@@ -84,6 +86,14 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
                 } else {
                     touch_misses.push((k, f, square, theirs.iter().map(|h| h.extremity_square).collect::<Vec<_>>()));
                 }
+                // As the tracker takes them: at the height of a piece standing where they are.
+                let standing = |sq| timeline::resting_on(world, sq).map(|p| p.role);
+                let aimed = |h: &&HandObs| aim(h, standing, None).map_or(h.extremity_square, |(sq, _)| Some(sq));
+                if theirs.iter().any(|h| aimed(h) == Some(square)) {
+                    aimed_right += 1;
+                } else {
+                    aimed_misses.push((k, f, square, theirs.iter().map(aimed).collect::<Vec<_>>()));
+                }
             }
             if let ([h], [t]) = (hands.as_slice(), truth.as_slice()) {
                 tips += 1;
@@ -99,18 +109,19 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     println!("hand count right in {count_right}/{frames} frames ({:.1}%), fingertip square right in {tips_right}/{tips} ({:.1}%)", count_rate * 100.0, tip_rate * 100.0);
     let touch_rate = touches_right as f64 / touches.max(1) as f64;
     println!("touched square right in {touches_right}/{touches} touches ({:.1}%); missed (scene, frame, square, read): {touch_misses:?}", touch_rate * 100.0);
-    // Measured here: hand count 94%, the fingertips' square 65% of all frames with one arm (most
-    // of them arms travelling above the pieces, whose tips are not at a piece's height) and 86%
-    // of the touches and grasps (issue #4 asks 99% and 95%). The misses: an arm seen a few
-    // frames late as it comes in over the board's edge (or early, its shadow first), one arm
-    // seen as two; at touches, mostly castling: the rook grasped beside the king just set down,
-    // which the silhouette still joins to the hand (its far end is then the king's), and the king
-    // grasped from the side at the first rank, the arm over the table the table's colour, so
-    // that only the fingers over the board's border show. These bounds guard against getting
-    // worse meanwhile.
+    let aimed_rate = aimed_right as f64 / touches.max(1) as f64;
+    println!("touched square right, aimed at the pieces' heights, in {aimed_right}/{touches} touches ({:.1}%); missed: {aimed_misses:?}", aimed_rate * 100.0);
+    // Measured here: hand count 95.5%, the fingertips' square 74% of all frames with one arm
+    // (most of them arms travelling above the pieces, whose tips are not at a piece's height)
+    // and 92.6% of the touches and grasps (issue #4 asks 99% and 95%). The misses: an arm seen a
+    // few frames late as it comes in over the board's edge (or early, its shadow first), one
+    // arm seen as two; at touches, the king grasped from the side at the first rank, the arm
+    // over the table the table's colour, so that only the fingers over the board's border show,
+    // and two castling rooks grasped as the king beside them is let go. These bounds guard
+    // against getting worse meanwhile.
     assert!(count_rate > 0.9, "{count_rate}");
     assert!(tip_rate > 0.6, "{tip_rate}");
-    assert!(touch_rate > 0.8, "{touch_rate}");
+    assert!(touch_rate > 0.9, "{touch_rate}");
     assert!(tip_rate > 0.5, "{tip_rate}");
 }
 
@@ -411,5 +422,47 @@ fn an_arm_resting_on_a_first_rank_piece_stays_one_arm() {
         assert!(frames >= 20, "{frames}");
         assert!(one * 10 >= frames * 9, "{one} of {frames}");
         assert_eq!(two, 0);
+    }
+}
+
+/// Where the fingertips are read as each rook is lifted to castle, both sides castling short:
+/// per lift, the rook's square and the squares of that player's arms' fingertips.
+fn rook_grasps_in_castling(seed: u64) -> Vec<(shakmaty::Square, Vec<Option<shakmaty::Square>>)> {
+    let moves = common::uci_line(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "e1g1", "e8g8"]);
+    let (tl, mut camera) = filmed(game_scene(&shakmaty::Chess::default(), &moves, seed));
+    let mut lifts = std::collections::BTreeMap::new();
+    for e in &tl.events {
+        if let (Some(f), EventKind::Lift { hand, square }) = (e.frame, &e.kind) {
+            if matches!(square, shakmaty::Square::H1 | shakmaty::Square::H8) {
+                lifts.insert(f as usize, (hand.0, *square));
+            }
+        }
+    }
+    let last = *lifts.keys().last().expect("both rooks lifted");
+    let mut out = Vec::new();
+    for (f, world) in tl.frames.iter().enumerate().take(last + 1) {
+        let hands = camera.arms(world);
+        if let Some(&(id, square)) = lifts.get(&f) {
+            let side = world.hands.iter().find(|h| h.id == id).map(|h| Side::from(h.side));
+            out.push((square, hands.iter().filter(|h| h.side == side).map(|h| h.extremity_square).collect()));
+        }
+    }
+    out
+}
+
+/// Castling with one hand (two looks, seeds 2 and 5): the king is set down on g1 and the fingers
+/// close on the rook on h1 a moment later. The king's change is joined to the hand until the
+/// hand has gone, and the region's far end was the king's head: the rook's lift was read on
+/// g1 (or g8, g7), a touch of the king again. The far end is now sought in the part of the
+/// region that stirred lately, which a piece set down and let go is not.
+#[test]
+fn a_rook_grasped_beside_the_king_just_set_down_is_read_on_its_square() {
+    for seed in [2, 5] {
+        let grasps = rook_grasps_in_castling(seed);
+        println!("seed {seed}: rook lifts (square, fingertips read) {grasps:?}");
+        assert_eq!(grasps.len(), 2, "{grasps:?}");
+        for (square, read) in grasps {
+            assert!(read.contains(&Some(square)), "seed {seed}: {square} read as {read:?}");
+        }
     }
 }

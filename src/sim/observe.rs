@@ -37,6 +37,7 @@ pub fn ideal(tl: &Timeline, cam: &Camera) -> Vec<Observation> {
                         extremity_square: if over && !h.clock_only { square_at(h.tip) } else { None },
                         covers: if h.clock_only { Vec::new() } else { covers },
                         extremity_board: Some([(h.tip[0] / SQUARE_CM + 4.0) as f32, (h.tip[1] / SQUARE_CM + 4.0) as f32]),
+                        extremity_lean: None,
                     }
                 })
                 .collect();

@@ -33,7 +33,7 @@ pub(super) fn frame(n: u64, board: &Board, untold: &[Square], hand: Option<HandO
 /// White's arm with its fingertips on `sq`, covering it.
 pub(super) fn white_arm(sq: Square) -> HandObs {
     let board = [u32::from(sq.file()) as f32 + 0.5, u32::from(sq.rank()) as f32 + 0.5];
-    HandObs { id: 7, side: Some(Side::White), polygon: Vec::new(), extremity: [0.0, 0.0], extremity_square: Some(sq), covers: vec![sq], extremity_board: Some(board) }
+    HandObs { id: 7, side: Some(Side::White), polygon: Vec::new(), extremity: [0.0, 0.0], extremity_square: Some(sq), covers: vec![sq], extremity_board: Some(board), extremity_lean: None }
 }
 
 /// After 1. e4 e5, White to move.

@@ -9,7 +9,7 @@ fn frame(n: u64, board: &Board, hand: Option<HandObs>) -> Observation {
 }
 
 fn arm(side: Option<Side>) -> HandObs {
-    HandObs { id: 0, side, polygon: Vec::new(), extremity: [0.0, 0.0], extremity_square: Some(Square::D4), covers: vec![Square::D4], extremity_board: Some([3.5, 3.5]) }
+    HandObs { id: 0, side, polygon: Vec::new(), extremity: [0.0, 0.0], extremity_square: Some(Square::D4), covers: vec![Square::D4], extremity_board: Some([3.5, 3.5]), extremity_lean: None }
 }
 
 fn entered(to_move: Color, side: Option<Side>) -> Side {

@@ -22,6 +22,7 @@ pub fn arm_frame(n: u64, board: &Board, arm: Arm, id: u32) -> Observation {
         extremity_square: Some(tip),
         covers: covers.to_vec(),
         extremity_board: Some([u32::from(tip.file()) as f32 + 0.5, u32::from(tip.rank()) as f32 + 0.5]),
+        extremity_lean: None,
     });
     Observation { frame: n, t: n as f64 / 30.0, squares, hands: hands.into_iter().collect(), clock: None, board_lost: false }
 }

@@ -13,7 +13,7 @@ pub use article::{Article, UnknownArticle};
 pub use correction::{Correction, Journalled};
 pub use decision::{Decision, DecisionKind, PenaltyAction};
 pub use event::{Event, EventError, EventKind, EventReader, HandId, ImageSide};
-pub use observation::{BoardGeometry, ClockObs, HandObs, Observation, SquareObs, SquareState};
+pub use observation::{BoardGeometry, ClockObs, EXTREMITY_HEIGHT, HandObs, Observation, SquareObs, SquareState};
 pub use placement::{Cell, Placement, PlacementError};
 pub use position::{PositionError, parse_position};
 

@@ -90,7 +90,18 @@ pub struct HandObs {
     /// vision can tell: how far the fingertips moved, which tells a touch from a hand passing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extremity_board: Option<[f32; 2]>,
+    /// How far `extremity_board` would move, in squares (file, rank), for each square higher
+    /// the fingertips held than [`EXTREMITY_HEIGHT`], where vision knows the camera's pose: a
+    /// camera looking down at a slant sees fingertips grasping a king's head well beyond the
+    /// square the king stands on, and one grasping a pawn short of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extremity_lean: Option<[f32; 2]>,
 }
+
+/// The height above the board, in squares, at which `HandObs::extremity_board` places the
+/// fingertips: about where they hold a middling piece (a pawn's head stands 0.9 squares high,
+/// a king's 1.7), which vision, not knowing the piece, must assume.
+pub const EXTREMITY_HEIGHT: f32 = 1.1;
 
 /// The clock's two buttons: pressed in this frame (White's, Black's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -10,8 +10,9 @@
 //! through it. Skin colour plays no part, so sleeves, gloves and any skin tone are hands alike.
 //! Regions are followed from frame to frame by overlap, so two arms stay two and keep their
 //! ids; an arm lost for a few frames keeps its id and, briefly, its place. The fingertips are
-//! the region's far end over the board from where it enters, put back over the square they
-//! hover above with the camera's pose (they hold at a piece's height, not on the board).
+//! the region's far end over the board from where it enters (of its part that stirred lately:
+//! not a piece just set down, still joined to it), put back over the square they hover above
+//! with the camera's pose (they hold at a piece's height, not on the board).
 
 use opencv::core::{self, Mat, Point, Rect, Scalar, Size};
 use opencv::imgproc;
@@ -21,7 +22,7 @@ use shakmaty::Square;
 use super::VisionError;
 use super::geometry::Pose;
 use super::rectify::Rectifier;
-use crate::types::HandObs;
+use crate::types::{EXTREMITY_HEIGHT, HandObs};
 
 mod edges;
 mod settle;
@@ -43,11 +44,18 @@ const COVER_FRACTION: i32 = 20;
 /// A region is still when no more than 1/RESTLESS_FRACTION of its pixels moved.
 const RESTLESS_FRACTION: u32 = 50;
 /// How high fingertips hold above the board, in squares: at a piece's head or where they grasp
-/// it (a pawn stands about 0.9 squares tall, a king 1.7).
-const TIP_HEIGHT: f64 = 1.1;
+/// it (a pawn stands about 0.9 squares tall, a king 1.7); which piece, the tracker knows.
+const TIP_HEIGHT: f64 = EXTREMITY_HEIGHT as f64;
 /// How far the far end of a hand's silhouette lies beyond the point it holds or touches, in
 /// squares along its reach (measured on rendered hands: 0.1–0.3).
 const TIP_OVERSHOOT: f32 = 0.2;
+/// Frames a part of an arm's region must have stayed still, while at least half a square of the
+/// rest of it stirred since, to be left out where its fingertips are sought: it is a piece the
+/// hand just set down, which stays joined to the hand until the hand has gone (castling: the
+/// king on g1 while the fingers close on the rook on h1, read as g1). A hand stirs all over
+/// while it holds a piece (rendered scenes, `tests/hands.rs`: with 6 frames 7 of 94 touches
+/// read on the wrong square; with 4 or 10 frames 8; with nothing left out 12).
+const LEFT_STILL_FRAMES: u16 = 6;
 /// The most a pixel may differ from the settled view and still be followed as light drifting:
 /// light changes slowly and is followed as it goes, while a hand the colour of the squares
 /// differs by more than this without counting as new, and must not seep in.
@@ -321,7 +329,7 @@ impl HandDetector {
                         self.fading.extend(p.last.covers.iter().copied());
                     } else if passing {
                         // Lost into what passes across: its place held, its fingertips not.
-                        out.push(HandObs { extremity_square: None, extremity_board: None, ..p.last.clone() });
+                        out.push(HandObs { extremity_square: None, extremity_board: None, extremity_lean: None, ..p.last.clone() });
                     } else {
                         out.push(p.last.clone());
                     }
@@ -386,10 +394,16 @@ impl HandDetector {
         }
         // One pass over the view finds every region's far end (the first pixel, row by row,
         // that is furthest), rather than a pass over the whole view per region.
+        // Of the whole region, and of its part that stirred lately: a piece the hand set down
+        // a moment ago stays joined to it, and still, while the hand moves on to the next
+        // (castling: the king on g1 while the fingers close on the rook on h1).
         let mut far: Vec<((bool, f64), [f64; 2])> = wanted.iter().map(|e| ((false, -1.0), e.unwrap_or([0.0; 2]))).collect();
+        let mut far_stirring = far.clone();
+        let mut stirring = vec![0u32; n];
         for y in 0..h {
             let row = &data[(y * w) as usize..((y + 1) * w) as usize];
-            for (x, &l) in row.iter().enumerate() {
+            let calm = &self.calm[(y * w) as usize..((y + 1) * w) as usize];
+            for (x, (&l, &c)) in row.iter().zip(calm).enumerate() {
                 let o = owner[l as usize];
                 let Some(entry) = wanted[o] else { continue };
                 let (x, y) = (x as i32, y);
@@ -398,6 +412,18 @@ impl HandDetector {
                 if d.0 > best.0.0 || (d.0 == best.0.0 && d.1 > best.0.1) {
                     *best = (d, [x as f64, y as f64]);
                 }
+                if c < LEFT_STILL_FRAMES {
+                    stirring[o] += 1;
+                    let best = &mut far_stirring[o];
+                    if d.0 > best.0.0 || (d.0 == best.0.0 && d.1 > best.0.1) {
+                        *best = (d, [x as f64, y as f64]);
+                    }
+                }
+            }
+        }
+        for ((f, s), stirring) in far.iter_mut().zip(far_stirring).zip(stirring) {
+            if stirring * 2 >= (rect.px * rect.px) as u32 {
+                *f = s;
             }
         }
         let mut out = Vec::new();
@@ -487,6 +513,7 @@ impl HandDetector {
             Some(b) => [b[0] as f32, b[1] as f32],
             None => rect.board_coords(r.far[0], r.far[1]),
         };
+        let lean = self.pose.and_then(|p| p.board_point(far, TIP_HEIGHT + 1.0)).map(|b| [b[0] as f32 - board[0], b[1] as f32 - board[1]]);
         // The silhouette's far end is the fingers curled past what they hold.
         let from = rect.board_coords(r.entry[0], r.entry[1]);
         let reach = [board[0] - from[0], board[1] - from[1]];
@@ -516,6 +543,7 @@ impl HandDetector {
             extremity_square: tip_square,
             covers,
             extremity_board: (!r.across).then_some(board),
+            extremity_lean: lean.filter(|_| !r.across),
         })
     }
 }
