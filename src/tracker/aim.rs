@@ -32,17 +32,22 @@ fn square_at(p: [f32; 2]) -> Option<Square> {
 
 /// Where a hand's fingertips are, given the role of the piece standing on each square
 /// (`standing`) and of the one the hand carries (`held`): put at the height of the piece carried,
-/// or else of a piece standing where they would then be over it (of several, the height nearest
-/// vision's). None where vision gave no slant or no such piece is found: then they are where
-/// vision put them.
+/// or else of a piece standing where they would then be over it (of several, the one they would
+/// be nearest the centre of). None where vision gave no slant or no such piece is found: then
+/// they are where vision put them. Where that is the square vision saw them over, the point of
+/// the two nearer its edge: a height guessed is no surer than vision's, and a point put further
+/// inside the square would pass the tracker's guard against fingertips seen on a square's edge
+/// (rendered game 225: a phantom arm's tip on c8's edge, moved inside it at a bishop's height,
+/// touched the bishop; game 245: the fingers on the queen on d1 seen on e1, at a king's height
+/// on e1's edge with d1).
 pub fn aim(h: &HandObs, standing: impl Fn(Square) -> Option<Role>, held: Option<Role>) -> Option<(Square, [f32; 2])> {
-    let (Some(b), Some(lean)) = (h.extremity_board, h.extremity_lean) else { return None };
+    let (Some(b), Some(lean), Some(seen)) = (h.extremity_board, h.extremity_lean, h.extremity_square) else { return None };
     let at = |z: f32| [b[0] + lean[0] * (z - EXTREMITY_HEIGHT), b[1] + lean[1] * (z - EXTREMITY_HEIGHT)];
     if let Some(role) = held {
         let p = at(grip_height(role));
         return square_at(p).map(|sq| (sq, p));
     }
-    Role::ALL
+    let (sq, p, _) = Role::ALL
         .into_iter()
         .filter_map(|role| {
             let p = at(grip_height(role));
@@ -50,8 +55,14 @@ pub fn aim(h: &HandObs, standing: impl Fn(Square) -> Option<Role>, held: Option<
             let off = (p[0].fract() - 0.5).hypot(p[1].fract() - 0.5);
             (standing(sq) == Some(role)).then_some((sq, p, off))
         })
-        .min_by(|a, b| a.2.total_cmp(&b.2))
-        .map(|(sq, p, _)| (sq, p))
+        .min_by(|a, b| a.2.total_cmp(&b.2))?;
+    if sq != seen {
+        return Some((sq, p));
+    }
+    // The same square: whichever of the two points lies nearer its edge, so that the tracker's
+    // guard against fingertips seen on a square's edge holds for both.
+    let inset = |p: [f32; 2]| p.iter().map(|c| c.fract().min(1.0 - c.fract())).fold(f32::INFINITY, f32::min);
+    Some((sq, if inset(p) < inset(b) { p } else { b }))
 }
 
 impl Tracker {
@@ -113,6 +124,13 @@ mod tests {
     fn fingertips_under_a_camera_looking_straight_down_stay_where_seen() {
         assert_eq!(touches([5.5, 0.5], Some([0.0, 0.0])), vec![Square::F1]);
         assert_eq!(touches([5.5, 0.5], None), vec![Square::F1]);
+    }
+
+    /// Seen at the edge of f1, over the bishop at its height but no other piece at its own: left
+    /// at the edge, where a touch is not taken (rendered game 225).
+    #[test]
+    fn fingertips_on_the_edge_of_the_square_they_are_over_stay_there() {
+        assert_eq!(touches([5.1, 0.5], Some([2.0, 0.0])), Vec::<Square>::new());
     }
 
     /// Over an empty square at vision's height and over no piece at any piece's height: no
