@@ -465,44 +465,6 @@ impl Tracker {
         standing || held || loose || gone
     }
 
-    /// A castling whose squares an arm hid until it left shows all at once: a place on the
-    /// king's castling square, a lift on the rook's corner, a place on the rook's castling
-    /// square, while the king is off its own square. Those acts are timed by the fingertips'
-    /// stays, and the fingertips carrying the king pass over the rook's square first: applied
-    /// in that order, the king went there (rendered game 415's 15... O-O, recorded Kf8). The
-    /// rook's square is set after the rook was lifted, as it was.
-    fn castling_order(&self, acts: &mut Vec<Act>) {
-        use shakmaty::{File, Rank};
-        for color in [Color::White, Color::Black] {
-            let first = color.fold_wb(Rank::First, Rank::Eighth);
-            let at = |f: File| Square::from_coords(f, first);
-            let home = at(File::E);
-            let king = Piece { color, role: Role::King };
-            let king_off = self.belief[usize::from(home)].is_none() || (self.belief[usize::from(home)] == Some(king) && acts.iter().any(|a| a.lift && a.square == home));
-            if !king_off {
-                continue;
-            }
-            for (king_to, corner, rook_to) in [(File::G, File::H, File::F), (File::C, File::A, File::D)] {
-                let (king_to, corner, rook_to) = (at(king_to), at(corner), at(rook_to));
-                let own = |a: &Act| a.colour.is_none_or(|c| c == color);
-                let king_set = acts.iter().position(|a| !a.lift && a.square == king_to && own(a));
-                let rook_off = acts.iter().position(|a| a.lift && a.square == corner);
-                let rook_set = acts.iter().position(|a| !a.lift && a.square == rook_to && own(a));
-                let rook = Piece { color, role: Role::Rook };
-                let (Some(k), Some(r), Some(s)) = (king_set, rook_off, rook_set) else { continue };
-                if self.belief[usize::from(corner)] != Some(rook) || (s > k && s > r) {
-                    continue;
-                }
-                let mut set = acts.remove(s);
-                let after = acts.iter().filter(|a| a.square == king_to || a.square == corner).map(|a| a.until).max_by(|a, b| a.1.total_cmp(&b.1)).unwrap_or(set.until);
-                let later = |a: (u64, f64)| if a.1 < after.1 { after } else { a };
-                set.at = later(set.at);
-                set.until = later(set.until);
-                acts.push(set);
-            }
-        }
-    }
-
     /// Takes the change seen on `sq` to be no act, noting since when, if it was not already.
     fn refuse(&mut self, sq: Square) {
         if !self.refused.contains(sq) {

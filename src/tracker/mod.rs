@@ -11,6 +11,7 @@
 
 mod acts;
 pub mod aim;
+mod castle;
 mod changes;
 mod doubt;
 mod inferred;
@@ -522,6 +523,8 @@ mod grasp;
 mod rest;
 #[cfg(test)]
 mod told;
+#[cfg(test)]
+mod hidden_castling;
 #[cfg(test)]
 mod reach;
 

@@ -1,0 +1,66 @@
+//! The order of a castling's acts seen all at once. The king's and rook's squares an arm hid
+//! until it withdrew (or until it had gone) show in one frame, and the acts are ordered by the
+//! fingertips' stays over those squares, which can mislead.
+
+use shakmaty::{Color, Piece, Role, Square};
+
+use super::{Act, Tracker};
+
+impl Tracker {
+    /// A castling whose squares an arm hid until it left (or until it had gone) shows all at
+    /// once: the king's square left, or the king already in hand; a place on the king's castling
+    /// square; the rook's corner left; a place on the rook's castling square. Those acts are timed
+    /// by the fingertips' stays, which can mislead, or not at all once the arm has gone: the
+    /// fingertips carrying the king pass over the rook's square first, and applied in that
+    /// order the king went there (rendered game 415's 15... O-O, recorded Kf8, the rook a 7.6).
+    /// They are applied in castling's order, as made: the king lifted and set down, then the
+    /// rook; each no earlier than the one before.
+    pub(super) fn castling_order(&self, acts: &mut Vec<Act>) {
+        use shakmaty::{File, Rank};
+        for color in [Color::White, Color::Black] {
+            let first = color.fold_wb(Rank::First, Rank::Eighth);
+            let at = |f: File| Square::from_coords(f, first);
+            let home = at(File::E);
+            let king = Piece { color, role: Role::King };
+            let rook = Piece { color, role: Role::Rook };
+            // The king lifted in this batch, or already off its square.
+            let king_lift = acts.iter().position(|a| a.lift && a.square == home);
+            let king_on = self.belief[usize::from(home)] == Some(king);
+            if king_on != king_lift.is_some() {
+                continue;
+            }
+            for (king_to, corner, rook_to) in [(File::G, File::H, File::F), (File::C, File::A, File::D)] {
+                let (king_to, corner, rook_to) = (at(king_to), at(corner), at(rook_to));
+                if self.belief[usize::from(corner)] != Some(rook) {
+                    continue;
+                }
+                let own = |a: &Act| a.colour.is_none_or(|c| c == color);
+                let king_set = acts.iter().position(|a| !a.lift && a.square == king_to && own(a));
+                let rook_off = acts.iter().position(|a| a.lift && a.square == corner);
+                let rook_set = acts.iter().position(|a| !a.lift && a.square == rook_to && own(a));
+                let (Some(k), Some(r), Some(s)) = (king_set, rook_off, rook_set) else { continue };
+                let order: Vec<usize> = king_lift.into_iter().chain([k, r, s]).collect();
+                if order.windows(2).all(|w| w[0] < w[1]) {
+                    continue;
+                }
+                let mut taken: Vec<(usize, Act)> = Vec::new();
+                let mut by_index: Vec<usize> = order.clone();
+                by_index.sort_unstable();
+                for &i in by_index.iter().rev() {
+                    taken.push((i, acts.remove(i)));
+                }
+                let mut ordered: Vec<Act> = order.iter().map(|i| taken.iter().find(|(j, _)| j == i).expect("taken above").1.clone()).collect();
+                let later = |a: (u64, f64), b: (u64, f64)| if b.1 > a.1 { b } else { a };
+                for k in 1..ordered.len() {
+                    let before = ordered[k - 1].at;
+                    ordered[k].at = later(ordered[k].at, before);
+                    ordered[k].until = later(ordered[k].until, ordered[k].at);
+                }
+                let place = by_index[0];
+                for (n, act) in ordered.into_iter().enumerate() {
+                    acts.insert(place + n, act);
+                }
+            }
+        }
+    }
+}
