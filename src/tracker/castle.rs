@@ -23,13 +23,13 @@ impl Tracker {
             let home = at(File::E);
             let king = Piece { color, role: Role::King };
             let rook = Piece { color, role: Role::Rook };
-            // The king lifted in this batch, or already off its square.
-            let king_lift = acts.iter().position(|a| a.lift && a.square == home);
             let king_on = self.belief[usize::from(home)] == Some(king);
-            if king_on != king_lift.is_some() {
-                continue;
-            }
             for (king_to, corner, rook_to) in [(File::G, File::H, File::F), (File::C, File::A, File::D)] {
+                // The king lifted in this batch, or already off its square.
+                let king_lift = acts.iter().position(|a| a.lift && a.square == home);
+                if king_on != king_lift.is_some() {
+                    continue;
+                }
                 let (king_to, corner, rook_to) = (at(king_to), at(corner), at(rook_to));
                 if self.belief[usize::from(corner)] != Some(rook) {
                     continue;
@@ -49,7 +49,7 @@ impl Tracker {
                 for &i in by_index.iter().rev() {
                     taken.push((i, acts.remove(i)));
                 }
-                let mut ordered: Vec<Act> = order.iter().map(|i| taken.iter().find(|(j, _)| j == i).expect("taken above").1.clone()).collect();
+                let mut ordered: Vec<Act> = order.iter().map(|i| taken.iter().find(|(j, _)| j == i).expect("taken above").1).collect();
                 let later = |a: (u64, f64), b: (u64, f64)| if b.1 > a.1 { b } else { a };
                 for k in 1..ordered.len() {
                     let before = ordered[k - 1].at;
