@@ -99,7 +99,7 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     println!("hand count right in {count_right}/{frames} frames ({:.1}%), fingertip square right in {tips_right}/{tips} ({:.1}%)", count_rate * 100.0, tip_rate * 100.0);
     let touch_rate = touches_right as f64 / touches.max(1) as f64;
     println!("touched square right in {touches_right}/{touches} touches ({:.1}%); missed (scene, frame, square, read): {touch_misses:?}", touch_rate * 100.0);
-    // Measured here: hand count 95.5%, the fingertips' square 74% of all frames with one arm
+    // Measured here: hand count 95.5%, the fingertips' square 72% of all frames with one arm
     // (most of them arms travelling above the pieces, whose tips are not at a piece's height)
     // and 92.6% of the touches and grasps (issue #4 asks 99% and 95%). The misses: an arm seen a
     // few frames late as it comes in over the board's edge (or early, its shadow first), one

@@ -53,9 +53,11 @@ const TIP_OVERSHOOT: f32 = 0.2;
 /// rest of it stirred since, to be left out where its fingertips are sought: it is a piece the
 /// hand just set down, which stays joined to the hand until the hand has gone (castling: the
 /// king on g1 while the fingers close on the rook on h1, read as g1). A hand stirs all over
-/// while it holds a piece (rendered scenes, `tests/hands.rs`: with 6 frames 7 of 94 touches
-/// read on the wrong square; with 4 or 10 frames 8; with nothing left out 12).
-const LEFT_STILL_FRAMES: u16 = 6;
+/// while it holds a piece, but not for long (rendered scenes, `tests/hands.rs`: with 8 frames 7
+/// of 94 touches read on the wrong square; with 4 or 10 frames 8; with nothing left out 12; with
+/// 6 frames also 7, but `make demo`'s knight, grasped and held still on g1, was read short of
+/// it, and the move lost the touch that tied it to the hand).
+const LEFT_STILL_FRAMES: u16 = 8;
 /// The most a pixel may differ from the settled view and still be followed as light drifting:
 /// light changes slowly and is followed as it goes, while a hand the colour of the squares
 /// differs by more than this without counting as new, and must not seep in.
