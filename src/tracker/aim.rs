@@ -12,8 +12,7 @@
 
 use shakmaty::{Role, Square};
 
-use super::Tracker;
-use crate::types::{EXTREMITY_HEIGHT, HandObs, Observation};
+use crate::types::{EXTREMITY_HEIGHT, HandObs};
 
 /// How high fingers hold each piece, in squares: near its head, a little under its top (a
 /// Staunton set stands, in its squares' side: king 1.9, queen 1.7, bishop 1.35, knight 1.2,
@@ -33,7 +32,7 @@ fn grip_height(role: Role) -> f32 {
 /// [`EXTREMITY_HEIGHT`]) and the same at the height of the piece standing on vision's square
 /// (`standing` gives each square's), the one nearer that square's edge, a point beyond it put on
 /// it. None where vision gave no slant or that square holds no piece: then vision's.
-pub fn aim(h: &HandObs, standing: impl Fn(Square) -> Option<Role>) -> Option<[f32; 2]> {
+pub(super) fn aim(h: &HandObs, standing: impl Fn(Square) -> Option<Role>) -> Option<[f32; 2]> {
     let (Some(b), Some(lean), Some(seen)) = (h.extremity_board, h.extremity_lean, h.extremity_square) else { return None };
     let z = grip_height(standing(seen)?);
     let corner = [u32::from(seen.file()) as f32, u32::from(seen.rank()) as f32];
@@ -42,20 +41,6 @@ pub fn aim(h: &HandObs, standing: impl Fn(Square) -> Option<Role>) -> Option<[f3
     let p = [within(b[0] + lean[0] * (z - EXTREMITY_HEIGHT), corner[0]), within(b[1] + lean[1] * (z - EXTREMITY_HEIGHT), corner[1])];
     let inset = |p: [f32; 2]| (0..2).map(|k| (p[k] - corner[k]).min(corner[k] + 1.0 - p[k])).fold(f32::INFINITY, f32::min);
     (inset(p) < inset(b)).then_some(p)
-}
-
-impl Tracker {
-    /// The frame with each hand's fingertips judged at the height of the piece the tracker
-    /// believes on their square too (see [`aim`]).
-    pub(super) fn aimed(&self, obs: &Observation) -> Observation {
-        let mut out = obs.clone();
-        for h in &mut out.hands {
-            if let Some(board) = aim(h, |sq| self.belief[usize::from(sq)].map(|p| p.role)) {
-                h.extremity_board = Some(board);
-            }
-        }
-        out
-    }
 }
 
 #[cfg(test)]

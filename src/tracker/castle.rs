@@ -43,13 +43,12 @@ impl Tracker {
                 if order.windows(2).all(|w| w[0] < w[1]) {
                     continue;
                 }
-                let mut taken: Vec<(usize, Act)> = Vec::new();
-                let mut by_index: Vec<usize> = order.clone();
+                let mut ordered: Vec<Act> = order.iter().map(|&i| acts[i]).collect();
+                let mut by_index = order;
                 by_index.sort_unstable();
                 for &i in by_index.iter().rev() {
-                    taken.push((i, acts.remove(i)));
+                    acts.remove(i);
                 }
-                let mut ordered: Vec<Act> = order.iter().map(|i| taken.iter().find(|(j, _)| j == i).expect("taken above").1).collect();
                 let later = |a: (u64, f64), b: (u64, f64)| if b.1 > a.1 { b } else { a };
                 for k in 1..ordered.len() {
                     let before = ordered[k - 1].at;

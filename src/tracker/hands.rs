@@ -31,6 +31,9 @@ impl Tracker {
             let dwell = self.cfg.dwell_secs;
             let fps = self.fps_hint;
             let occupied = h.extremity_square.is_some_and(|sq| self.belief[usize::from(sq)].is_some());
+            // Where the fingertips are judged to rest: at the height of the piece believed under
+            // them too (see [`super::aim`]).
+            let tip = super::aim::aim(h, |sq| self.belief[usize::from(sq)].map(|p| p.role)).or(h.extremity_board);
             let track = self.hands.get_mut(&h.id).expect("inserted above");
             match (h.extremity_square, track.current) {
                 (Some(sq), Some((cur, mut visit))) if cur == sq => {
@@ -49,7 +52,7 @@ impl Tracker {
             }
             // A touch is the fingertips at rest on a piece; a hand sweeping past, however slowly,
             // keeps moving. Without a board position from vision, a stay on the square counts.
-            let rest = match h.extremity_board {
+            let rest = match tip {
                 Some(p) => {
                     let moved = track.still.is_none_or(|(q, _)| (p[0] - q[0]).hypot(p[1] - q[1]) > STILL_SQUARES);
                     if moved {
@@ -68,7 +71,7 @@ impl Tracker {
             };
             // Near a square's edge, fingertips seen a little off may be on the neighbour:
             // only a rest clearly on the piece is a touch (a false 4.3 is worse than a miss).
-            let clear = h.extremity_board.is_none_or(|p| p.iter().all(|c| (TOUCH_INSET..1.0 - TOUCH_INSET).contains(&c.rem_euclid(1.0))));
+            let clear = tip.is_none_or(|p| p.iter().all(|c| (TOUCH_INSET..1.0 - TOUCH_INSET).contains(&c.rem_euclid(1.0))));
             // Nor a rest that began as the fingertips left a neighbour whose piece this hand
             // lifted: the hand rising with it, seen a square further along its reach. A lift
             // taken in before the rest has lasted long enough to be a touch has no touch to take

@@ -10,7 +10,7 @@
 //! known position.
 
 mod acts;
-pub mod aim;
+mod aim;
 mod castle;
 mod changes;
 mod doubt;
@@ -332,14 +332,6 @@ impl Tracker {
             self.started = true;
             self.emit(now, EventKind::Board { placement: Placement::from(&self.board()), h1_light: None, white: None });
         }
-        // Fingertips at the height of the pieces they hold, before anything reads them.
-        let aimed;
-        let obs = if obs.hands.iter().any(|h| h.extremity_lean.is_some()) {
-            aimed = self.aimed(obs);
-            &aimed
-        } else {
-            obs
-        };
         self.follow_hands(obs, now);
         let covered: Vec<Square> = obs.hands.iter().flat_map(|h| h.covers.iter().copied()).collect();
         let acts = self.confirm_changes(obs, &covered);

@@ -411,13 +411,13 @@ impl HandDetector {
                 let (x, y) = (x as i32, y);
                 let d = (on_board(x, y), (x as f64 - entry[0]).powi(2) + (y as f64 - entry[1]).powi(2));
                 let best = &mut far[o];
-                if d.0 > best.0.0 || (d.0 == best.0.0 && d.1 > best.0.1) {
+                if d > best.0 {
                     *best = (d, [x as f64, y as f64]);
                 }
                 if c < LEFT_STILL_FRAMES {
                     stirring[o] += 1;
                     let best = &mut far_stirring[o];
-                    if d.0 > best.0.0 || (d.0 == best.0.0 && d.1 > best.0.1) {
+                    if d > best.0 {
                         *best = (d, [x as f64, y as f64]);
                     }
                 }
