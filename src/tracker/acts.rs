@@ -92,7 +92,7 @@ impl Tracker {
                     // once the squares the arm uncovered have shown what it set down: a piece
                     // still in hand as the arm left is not taken for one set down there (a
                     // square misread before the arm hid it is not where it set its piece).
-                    let refused_then_covered = |l: &super::Loose| l.own() && self.refused.contains(act.square) && self.covered_at[i] >= l.lifted && act.at.1 - l.at >= super::REVEAL_SECS;
+                    let refused_then_covered = |l: &super::Loose| l.own() && self.refused.contains(act.square) && self.covered_at[i] >= l.lifted.1 && act.at.1 - l.at >= super::REVEAL_SECS;
                     let after_lift = |l: &super::Loose| self.changed_at[i] >= l.since || refused_then_covered(l);
                     // A capture's victim, carried off, comes back, if at all, to the square it was
                     // taken on (the capture taken back): one set down elsewhere as the arm left is

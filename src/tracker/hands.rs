@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use shakmaty::Square;
 
-use super::{HandTrack, LEAVE_SECS, Loose, STILL_SQUARES, TOUCH_INSET, Tracker, Visit};
+use super::{HandTrack, Held, LEAVE_SECS, Loose, RESUME_SECS, STILL_SQUARES, TOUCH_INSET, Tracker, Visit};
 use crate::types::{EventKind, HandId, Observation, Side};
 
 impl Tracker {
@@ -20,7 +20,16 @@ impl Tracker {
                 let side = h.side.unwrap_or(Side::from(self.to_move));
                 let event_id = self.next_hand;
                 self.next_hand += 1;
-                let track = HandTrack { event_id, side, last_over: now.1, entered: now.1, longest: BTreeMap::new(), current: None, still: None, touched: Vec::new(), held: Vec::new(), lifted: shakmaty::Bitboard::EMPTY, placed: shakmaty::Bitboard::EMPTY, acted: false };
+                let track = match self.resumed(side, now.1) {
+                    Some(mut t) => {
+                        t.came_back = Some((t.event_id, now.1));
+                        t.event_id = event_id;
+                        t.last_over = now.1;
+                        (t.current, t.still) = (None, None);
+                        t
+                    }
+                    None => HandTrack { event_id, side, last_over: now.1, entered: now.1, longest: BTreeMap::new(), current: None, still: None, touched: Vec::new(), held: Vec::new(), lifted: shakmaty::Bitboard::EMPTY, placed: shakmaty::Bitboard::EMPTY, acted: false, came_back: None },
+                };
                 self.hands.insert(h.id, track);
                 self.emit(now, EventKind::HandEnter { hand: HandId(event_id), side });
                 self.dirty = true;
@@ -88,6 +97,27 @@ impl Tracker {
         }
     }
 
+    /// The arm of `side`'s that left a moment ago, if no other of that side's is about: an arm
+    /// coming in now is that one, seen again under a new id (vision lost it for a frame as it
+    /// swung), and goes on with its stays, touches and lifts, and takes back the pieces it left
+    /// with. Otherwise the piece it carried would have left the board with it, and its grasps
+    /// with its id (rendered game 215's 9. Qa4+: the queen carried from d1 to a4 over a2, the
+    /// arm lost above c2; the a2 pawn under the arm seen again was taken for the piece set on
+    /// a4, and 9. a4 recorded).
+    fn resumed(&mut self, side: Side, now: f64) -> Option<HandTrack> {
+        self.left.retain(|(at, _)| now - at <= RESUME_SECS);
+        if self.hands.values().any(|t| t.side == side) {
+            return None;
+        }
+        let k = self.left.iter().rposition(|(_, t)| t.side == side)?;
+        let (_, mut track) = self.left.remove(k);
+        let id = track.event_id;
+        for l in self.loose.extract_if(.., |l| l.hand == id) {
+            track.held.push(Held { piece: l.piece, at: l.lifted, from: l.from, since: l.since, guessed: None });
+        }
+        Some(track)
+    }
+
     /// The longest stay of hand `id` over `sq`, the current one included.
     pub(super) fn visit_of(&self, id: u32, sq: Square) -> Option<Visit> {
         let track = self.hands.get(&id)?;
@@ -125,12 +155,14 @@ impl Tracker {
             .map(|(id, _)| *id)
             .collect();
         for id in gone {
-            if let Some(track) = self.hands.remove(&id) {
+            if let Some(mut track) = self.hands.remove(&id) {
                 // A square the hand lifted from is not one its pieces took on: what stands there
                 // now, it set down itself.
                 let over = track.longest.keys().copied().chain(track.current.map(|(s, _)| s)).collect::<shakmaty::Bitboard>() & !track.lifted;
-                self.loose.extend(track.held.into_iter().map(|h| Loose { piece: h.piece, at: now.1, lifted: h.at.1, since: h.since, over, side: track.side, from: h.from }));
-                self.emit(now, EventKind::HandLeave { hand: HandId(track.event_id) });
+                let hand = track.event_id;
+                self.loose.extend(track.held.drain(..).map(|h| Loose { piece: h.piece, at: now.1, lifted: h.at, since: h.since, over, side: track.side, from: h.from, hand }));
+                self.emit(now, EventKind::HandLeave { hand: HandId(hand) });
+                self.left.push((now.1, track));
             }
         }
     }

@@ -45,6 +45,10 @@ const MOVE_SQUARES: usize = 4;
 /// How long an arm may stay off the playing area before it counts as gone, seconds.
 const LEAVE_SECS: f64 = 0.4;
 
+/// How soon after an arm left another of its player's may come in and be taken for the same
+/// arm, seen again under a new id (vision lost it for a frame or two as it swung), seconds.
+const RESUME_SECS: f64 = 0.25;
+
 /// How long after an arm hid a square a change seen there with no hand near is still taken
 /// for that arm's doing (it set the piece down and withdrew), seconds.
 pub const REVEAL_SECS: f64 = 1.0;
@@ -119,6 +123,9 @@ struct HandTrack {
     placed: shakmaty::Bitboard,
     /// Whether it has lifted or set down a piece yet.
     acted: bool,
+    /// Where it is an arm seen again under a new id: the old id's event id, and when it came
+    /// back.
+    came_back: Option<(u32, f64)>,
 }
 
 /// A piece in a hand, and when it was lifted: it is set down no earlier.
@@ -145,7 +152,7 @@ struct Loose {
     /// When the hand left.
     at: f64,
     /// When it was lifted.
-    lifted: f64,
+    lifted: (u64, f64),
     /// When its square was last seen with it (see [`Held::since`]).
     since: f64,
     /// The squares the fingertips were over on the way.
@@ -154,6 +161,8 @@ struct Loose {
     side: Side,
     /// The square it was lifted from.
     from: Square,
+    /// The event id of the hand it left in.
+    hand: u32,
 }
 
 impl Loose {
@@ -208,6 +217,8 @@ pub struct Tracker {
     belief: [Option<Piece>; 64],
     candidate: [(SquareState, u32); 64],
     hands: BTreeMap<u32, HandTrack>,
+    /// Arms gone a moment ago, and when: one seen again under a new id goes on as it was.
+    left: Vec<(f64, HandTrack)>,
     next_hand: u32,
     clock_was: [bool; 2],
     /// Pieces still in a hand when it left: a hand-over to the other hand shows only as the
@@ -274,7 +285,7 @@ impl Tracker {
         let candidate = std::array::from_fn(|i| (SquareState::of(belief[i]), 0));
         let told = belief.map(|p| p.map(|p| p.color));
         let (next_hand, to_move) = (cfg.first_hand, cfg.to_move);
-        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], covered_at: [f64::NEG_INFINITY; 64], changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], clear_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], hid_since: [f64::NEG_INFINITY; 64], told, told_over: told, refused: shakmaty::Bitboard::EMPTY, refused_at: [f64::NEG_INFINITY; 64], told_at: f64::NEG_INFINITY, dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
+        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), left: Vec::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], covered_at: [f64::NEG_INFINITY; 64], changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], clear_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], hid_since: [f64::NEG_INFINITY; 64], told, told_over: told, refused: shakmaty::Bitboard::EMPTY, refused_at: [f64::NEG_INFINITY; 64], told_at: f64::NEG_INFINITY, dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
     }
 
     /// The squares the tracker believes hold a piece.
@@ -305,6 +316,7 @@ impl Tracker {
         }
         self.unattended.clear();
         self.loose.clear();
+        self.left.clear();
     }
 
     /// The game's board after a move the rules decided. Where it shows the same colour on every
@@ -520,3 +532,5 @@ mod hidden_castling;
 #[cfg(test)]
 mod reach;
 
+#[cfg(test)]
+mod resumed;

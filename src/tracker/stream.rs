@@ -10,9 +10,18 @@ use crate::types::{Event, EventKind, HandId};
 impl Tracker {
     /// Queues an event at the time it happened; [`Self::flush`] writes it once no act still
     /// hidden under a hand can be dated before it.
-    pub(super) fn emit(&mut self, at: (u64, f64), kind: EventKind) {
+    pub(super) fn emit(&mut self, at: (u64, f64), mut kind: EventKind) {
         if let EventKind::Lift { hand, .. } | EventKind::Place { hand, .. } = kind {
             self.hands.values_mut().filter(|t| t.event_id == hand.0).for_each(|t| t.acted = true);
+        }
+        // An act dated before an arm seen again under a new id came back is the old id's: it
+        // was over the board then, and the new one not yet.
+        if let EventKind::Touch { hand, .. } | EventKind::Lift { hand, .. } | EventKind::Place { hand, .. } | EventKind::Release { hand, .. } = &mut kind {
+            if let Some((old, back)) = self.hands.values().find(|t| t.event_id == hand.0).and_then(|t| t.came_back) {
+                if at.1 < back {
+                    *hand = HandId(old);
+                }
+            }
         }
         self.seq += 1;
         self.pending.push((self.seq, Event { t: at.1, frame: Some(at.0), kind }));
