@@ -7,14 +7,15 @@
 //! the frames where vision and truth disagree (DIAG_FRAMES=A-B adds a range), DIAG_OFFSETS=1
 //! the fingertips' error along and across the reach, DIAG_EVENTS=T0-T1 the tracker's events in
 //! that time span for each mix, DIAG_DUMP=F,G the rendered frames F and G as /tmp/diag-F.png,
-//! DIAG_SQ=b2 that square's state, true and seen, in the frames printed.
+//! DIAG_SQ=b2 that square's state, true and seen, in the frames printed; DIAG_STAGED=NAME
+//! runs the renderer's staged scene NAME (as `touchmove sim --breach NAME`) with SEED instead.
 
 use shakmaty::Position;
 use touchmove::rules::{Rules, RulesConfig};
 use touchmove::sim::camera::Camera;
 use touchmove::sim::observe::{OperatorInputs, ideal};
 use touchmove::sim::render::Renderer;
-use touchmove::sim::scenes::game_scene;
+use touchmove::sim::scenes::{STAGED_NAMES, game_scene, staged_scene};
 use touchmove::sim::timeline;
 use touchmove::tracker::{Tracker, TrackerConfig};
 use touchmove::types::{BoardGeometry, DecisionKind, ImageSide, Observation, SquareState};
@@ -67,7 +68,15 @@ fn main() {
     let games = touchmove::sim::pgn::read_games(&std::fs::read_to_string(root.join("../shared/real/pgn/twic1599.pgn")).unwrap()).unwrap();
     let g = &games[game - 1];
     let n = g.moves.len().min(plies);
-    let scene = game_scene(&g.start, &g.moves[..n], seed);
+    // DIAG_STAGED=NAME: the renderer's staged scene of that name (touchmove sim --breach NAME)
+    // with SEED, instead of a game.
+    let scene = match std::env::var("DIAG_STAGED") {
+        Ok(name) => {
+            let staged = STAGED_NAMES.iter().find(|(n, _)| *n == name).unwrap_or_else(|| panic!("DIAG_STAGED: one of {:?}", STAGED_NAMES.iter().map(|(n, _)| *n).collect::<Vec<_>>())).1;
+            staged_scene(staged, seed)
+        }
+        Err(_) => game_scene(&g.start, &g.moves[..n], seed),
+    };
     let tl = timeline::run(&scene).unwrap();
     let cam = Camera::new(&scene.camera);
     let start = scene.start_position().unwrap();
@@ -136,7 +145,11 @@ fn main() {
         let q = |v: &[f32], f: f64| v[((v.len() - 1) as f64 * f) as usize];
         println!("fingertip offset along the reach: p10 {:+.2} p50 {:+.2} p90 {:+.2}; across: p10 {:+.2} p50 {:+.2} p90 {:+.2}", q(&along, 0.1), q(&along, 0.5), q(&along, 0.9), q(&across, 0.1), q(&across, 0.5), q(&across, 0.9));
     }
-    let want: Vec<String> = {
+    // A staged scene's moves are what its ideal observations record.
+    let staged = std::env::var_os("DIAG_STAGED").is_some();
+    let want: Vec<String> = if staged {
+        Vec::new()
+    } else {
         let mut p = start.clone();
         g.moves[..n].iter().map(|m| shakmaty::san::SanPlus::from_move_and_play_unchecked(&mut p, *m).to_string()).collect()
     };
@@ -144,8 +157,11 @@ fn main() {
     let mix = |sq_from_vision: bool, hands_from_vision: bool| -> Vec<Observation> {
         seen.iter().zip(&truth).map(|(v, t)| {
             let mut o = t.clone();
-            o.clock = None;
-            if hands_from_vision { o.hands = v.hands.clone(); }
+            // The clock with the hands: vision does not read it yet.
+            if hands_from_vision {
+                o.hands = v.hands.clone();
+                o.clock = v.clock;
+            }
             if sq_from_vision {
                 o.squares = v.squares.clone();
             } else {
