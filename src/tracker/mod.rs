@@ -221,6 +221,8 @@ pub struct Tracker {
     left: Vec<(f64, HandTrack)>,
     next_hand: u32,
     clock_was: [bool; 2],
+    /// Presses not yet told, waiting for the board (see `clock.rs`).
+    presses: Vec<((u64, f64), Side)>,
     /// Pieces still in a hand when it left: a hand-over to the other hand shows only as the
     /// other hand setting the piece down.
     loose: Vec<Loose>,
@@ -285,7 +287,7 @@ impl Tracker {
         let candidate = std::array::from_fn(|i| (SquareState::of(belief[i]), 0));
         let told = belief.map(|p| p.map(|p| p.color));
         let (next_hand, to_move) = (cfg.first_hand, cfg.to_move);
-        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), left: Vec::new(), next_hand, clock_was: [false; 2], loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], covered_at: [f64::NEG_INFINITY; 64], changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], clear_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], hid_since: [f64::NEG_INFINITY; 64], told, told_over: told, refused: shakmaty::Bitboard::EMPTY, refused_at: [f64::NEG_INFINITY; 64], told_at: f64::NEG_INFINITY, dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
+        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), left: Vec::new(), next_hand, clock_was: [false; 2], presses: Vec::new(), loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], covered_at: [f64::NEG_INFINITY; 64], changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], clear_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], hid_since: [f64::NEG_INFINITY; 64], told, told_over: told, refused: shakmaty::Bitboard::EMPTY, refused_at: [f64::NEG_INFINITY; 64], told_at: f64::NEG_INFINITY, dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
     }
 
     /// The squares the tracker believes hold a piece.
@@ -351,8 +353,8 @@ impl Tracker {
         let arm_hid = self.unread_since_arm(obs);
         self.tell_unheard(now, arm_hid);
         self.hands_gone(obs, now);
-        self.clock(obs, now);
         self.snapshot(obs, now, arm_hid);
+        self.clock(obs, now, arm_hid);
         self.flush(&covered);
         self.unsure = obs.squares.iter().filter(|s| s.state == SquareState::Occluded).count();
         std::mem::take(&mut self.out)
@@ -405,6 +407,7 @@ impl Tracker {
                 self.emit(now, EventKind::HandLeave { hand: HandId(track.event_id) });
             }
         }
+        self.tell_presses(now, false);
         self.flush(&[]);
         std::mem::take(&mut self.out)
     }
@@ -453,16 +456,6 @@ impl Tracker {
         self.candidate.iter().zip(Square::ALL).all(|(&(state, n), sq)| n == 0 || (none_about && self.refused.contains(sq)) || turned(sq, state))
     }
 
-    fn clock(&mut self, obs: &Observation, now: (u64, f64)) {
-        let pressed = obs.clock.map_or([false; 2], |c| c.pressed);
-        for (i, side) in [(0, Side::White), (1, Side::Black)] {
-            if pressed[i] && !self.clock_was[i] {
-                self.emit(now, EventKind::Clock { side });
-            }
-        }
-        self.clock_was = pressed;
-    }
-
     fn snapshot(&mut self, obs: &Observation, now: (u64, f64), arm_hid: bool) {
         let still = self.hands.is_empty() && self.settled();
         if !still {
@@ -499,6 +492,8 @@ fn colour(s: SquareState) -> Option<Color> {
         _ => None,
     }
 }
+
+mod clock;
 
 #[cfg(test)]
 mod testkit;

@@ -42,6 +42,7 @@ impl Tracker {
 
     pub(super) fn flush(&mut self, covered: &[Square]) {
         let mark = if self.hands.is_empty() { f64::INFINITY } else { self.watermark(covered) };
+        let mark = mark.min(self.clock_mark());
         // A touch waits until its hand lifts a piece or leaves: fingertips seen a square off
         // while grasping show as a touch of the neighbour, which the lift then takes back. So
         // does a rest that began as the fingertips left a neighbour not seen since (or whose

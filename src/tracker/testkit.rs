@@ -94,6 +94,17 @@ impl Reel {
         self
     }
 
+    /// The number the next frame fed will carry.
+    pub fn next_frame(&self) -> u64 {
+        self.n
+    }
+
+    /// Feeds one observation made by hand (numbered [`next_frame`](Self::next_frame)).
+    pub fn feed(&mut self, o: Observation) {
+        self.events.extend(self.tracker.observe(&o));
+        self.n += 1;
+    }
+
     /// The end of the stream: the board believed, and every event.
     pub fn finish(mut self) -> (Board, Vec<Event>) {
         self.events.extend(self.tracker.finish());

@@ -1,0 +1,137 @@
+//! The clock's presses, told in their place: after the move they end. A move made wholly
+//! under an arm is known only once its squares are read again as the arm withdraws, and the
+//! board is told then; the hand that made it is often at the clock by that time. Told as it
+//! is seen, the press would reach the rules before the move and read as a clock pressed
+//! without a move (7.5.3). So a press waits while the board has changes not yet told, for at
+//! most [`CLOCK_WAIT_SECS`], and whatever came after it waits with it.
+
+use super::*;
+
+/// The longest a press waits for the board to be told, seconds: longer than the tracker looks
+/// for a piece seen gone ([`UNFOUND_SECS`]) before telling the board without it. Not much
+/// longer: while a press waits, so does every event after it, the next move's too.
+pub(super) const CLOCK_WAIT_SECS: f64 = UNFOUND_SECS + 0.5;
+
+impl Tracker {
+    /// Notes this frame's presses (a button going down) and tells those no longer waiting.
+    pub(super) fn clock(&mut self, obs: &Observation, now: (u64, f64), arm_hid: bool) {
+        let pressed = obs.clock.map_or([false; 2], |c| c.pressed);
+        for (i, side) in [(0, Side::White), (1, Side::Black)] {
+            if pressed[i] && !self.clock_was[i] {
+                self.presses.push((now, side));
+            }
+        }
+        self.clock_was = pressed;
+        // A player's own piece gone in a hand a moment ago is about to be seen set down.
+        let in_hand = self.loose.iter().any(|l| l.own() && l.at >= obs.t - LOOSE_SECS);
+        let untold = self.unheard || arm_hid || in_hand || !self.unattended.is_empty() || !self.settled();
+        self.tell_presses(now, untold);
+    }
+
+    /// Tells the presses waiting, those at least [`CLOCK_WAIT_SECS`] old unless nothing is
+    /// `untold` any more, all of them at the end of the stream.
+    pub(super) fn tell_presses(&mut self, now: (u64, f64), untold: bool) {
+        while let Some(&(at, side)) = self.presses.first() {
+            if untold && now.1 - at.1 < CLOCK_WAIT_SECS {
+                break;
+            }
+            self.presses.remove(0);
+            // Never before what was told while it waited (the board, dated when it was told).
+            let latest = self.pending.iter().map(|(_, e)| e.t).fold(at.1, f64::max);
+            let when = if latest > at.1 { (now.0.min(at.0 + ((latest - at.1) * self.fps_hint).round() as u64), latest) } else { at };
+            self.emit(when, EventKind::Clock { side });
+        }
+    }
+
+    /// The time of the earliest press still waiting: nothing later is told before it.
+    pub(super) fn clock_mark(&self) -> f64 {
+        self.presses.first().map_or(f64::INFINITY, |(at, _)| at.1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::{Reel, arm_frame, moved, without};
+    use super::*;
+    use crate::types::ClockObs;
+
+    /// A reel whose frames show White's button held down for `frames` frames.
+    fn pressing(reel: &mut Reel, frames: u64, board: &Board) {
+        for _ in 0..frames {
+            let n = reel.next_frame();
+            let mut o = arm_frame(n, board, None, reel.arm_id);
+            o.clock = Some(ClockObs { pressed: [true, false] });
+            reel.feed(o);
+        }
+    }
+
+    fn kinds(events: &[Event]) -> Vec<String> {
+        events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::Clock { side } => Some(format!("clock {side:?}")),
+                EventKind::Board { .. } => Some("board".into()),
+                EventKind::Lift { square, .. } => Some(format!("lift {square}")),
+                EventKind::Place { square, .. } => Some(format!("place {square}")),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// 1. e4 made wholly under the arm: e2 and e4 are read again only as the arm withdraws,
+    /// and the press comes before they have been read for sure. The board is told first.
+    #[test]
+    fn a_press_waits_for_the_move_made_under_the_arm() {
+        use Square::*;
+        let start = Board::default();
+        let after = moved(&start, &[(E2, E4)]);
+        let mut reel = Reel::new(&start);
+        reel.run(15, &start, Some((E3, &[E2, E3, E4, D2, D3, F2, F3])));
+        // The arm gone, e2 and e4 unread for a moment (the arm's shadow), then the press.
+        reel.run_seen(1, &after, None, |o| {
+            o.squares[usize::from(E2)] = crate::types::SquareObs::OCCLUDED;
+            o.squares[usize::from(E4)] = crate::types::SquareObs::OCCLUDED;
+        });
+        pressing(&mut reel, 4, &after);
+        reel.run(30, &after, None);
+        let (board, events) = reel.finish();
+        assert_eq!(board, after);
+        let order = kinds(&events);
+        let clock = order.iter().position(|k| k == "clock White").expect("the press is told");
+        let told = order.iter().rposition(|k| k == "board" || k.starts_with("place")).expect("the move is told");
+        assert!(told < clock, "{order:?}");
+        assert!(events.windows(2).all(|w| w[0].t <= w[1].t), "time never goes back: {events:?}");
+    }
+
+    /// A press with nothing changed on the board is told at once, when it happens: that is
+    /// the clock pressed without a move.
+    #[test]
+    fn a_press_with_the_board_unchanged_is_told_at_once() {
+        let start = Board::default();
+        let mut reel = Reel::new(&start);
+        reel.run(10, &start, None);
+        let before = reel.events.len();
+        pressing(&mut reel, 1, &start);
+        let told: Vec<&Event> = reel.events[before..].iter().filter(|e| matches!(e.kind, EventKind::Clock { .. })).collect();
+        assert_eq!(told.len(), 1, "{:?}", reel.events);
+        assert_eq!(told[0].frame, Some(11));
+    }
+
+    /// A board that never settles (a square misread on and off) holds a press back no longer
+    /// than [`CLOCK_WAIT_SECS`].
+    #[test]
+    fn a_press_waits_no_longer_than_its_limit() {
+        use Square::*;
+        let start = Board::default();
+        let mut reel = Reel::new(&start);
+        reel.run(10, &start, None);
+        pressing(&mut reel, 1, &start);
+        let flicker = without(&start, &[A7]);
+        for k in 0..120 {
+            reel.run(1, if k % 2 == 0 { &flicker } else { &start }, None);
+        }
+        let (_, events) = reel.finish();
+        let clock = events.iter().find(|e| matches!(e.kind, EventKind::Clock { .. })).expect("told in the end");
+        assert!(clock.t - 11.0 / 30.0 <= CLOCK_WAIT_SECS + 0.05, "{clock:?}");
+    }
+}
