@@ -5,7 +5,7 @@
 
 mod common;
 
-use touchmove::sim::camera::{Camera, square_at};
+use touchmove::sim::camera::square_at;
 use touchmove::sim::render::Renderer;
 use touchmove::sim::scenes::{STAGED_NAMES, game_scene, staged_scene};
 use touchmove::sim::scene::Scene;
@@ -24,16 +24,11 @@ struct Filming {
 }
 
 /// The scene's timeline, and its camera.
-fn filmed(mut scene: Scene) -> (timeline::Timeline, Filming) {
-    scene.camera.width = 640;
-    scene.camera.height = 360;
-    let tl = timeline::run(&scene).unwrap();
-    let cam = Camera::new(&scene.camera);
-    let g = BoardGeometry { corners: cam.board_corners(), white: ImageSide::Bottom, h1_light: true };
-    let rect = Rectifier::new(&g, 32, 0.75).unwrap();
-    let renderer = Renderer::new(cam, &scene.style, scene.seed).unwrap();
-    let detector = HandDetector::with_pose(Pose::from_board(&g, scene.camera.width as f64, scene.camera.height as f64));
-    (tl, Filming { rect, renderer, detector })
+fn filmed(scene: Scene) -> (timeline::Timeline, Filming) {
+    let shot = common::shoot(scene);
+    let (w, h) = (shot.camera.spec.width as f64, shot.camera.spec.height as f64);
+    let detector = HandDetector::with_pose(Pose::from_board(&shot.geometry, w, h));
+    (shot.timeline, Filming { rect: shot.rect, renderer: shot.renderer, detector })
 }
 
 impl Filming {

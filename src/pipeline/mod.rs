@@ -61,13 +61,17 @@ impl Opening {
     }
 }
 
-/// Says so when vision could not learn this board's look from the start position.
+/// Says what vision could not set up from the first frame: the board's look (learned from the
+/// start position), the pieces' names, the clock.
 fn warn_if_unlearned(vision: &Vision, input: &crate::source::SourceSpec) {
     if !vision.learned {
         eprintln!("touchmove: {input}: the start position is too sparse to learn this board's look from; squares are read with typical looks, less surely");
     }
     if let Some(why) = vision.pieces_unavailable() {
         eprintln!("touchmove: {why}; a promoted piece is recorded as a queen");
+    }
+    if vision.clock_beside().is_none() {
+        eprintln!("touchmove: {input}: no clock seen beside the board; its presses are not read, so no breach at the clock (7.5) can be seen");
     }
 }
 

@@ -7,6 +7,7 @@ use shakmaty::{Board, Square};
 
 use super::VisionError;
 use super::cells::CellReader;
+use super::clock::ClockWatch;
 use super::hands::HandDetector;
 use super::pieces::promotion::Promotions;
 use super::rectify::Rectifier;
@@ -56,6 +57,8 @@ pub struct Vision {
     relook: u16,
     /// Names the piece a promotion sets down; or why pieces cannot be named.
     promotions: Result<Promotions, String>,
+    /// The clock beside the board, where one was seen in the first frame.
+    clock: Option<ClockWatch>,
 }
 
 /// The corner order for each way White can sit when the board fills the frame: a8, h8, h1, a1.
@@ -161,7 +164,13 @@ impl Vision {
         hands.set_picture(rect.within_picture(first.size()?)?);
         hands.detect(&rect, &view)?;
         let promotions = Promotions::new(&geometry, first, known);
-        Ok(Vision { geometry, rect, squares, memory, hands, learned, unfit: [0; 64], sure: SquareState::of_board(known), steady: [(SquareState::Occluded, 0); 64], relook: 0, promotions })
+        let clock = ClockWatch::find(first, &rect)?;
+        Ok(Vision { geometry, rect, squares, memory, hands, learned, unfit: [0; 64], sure: SquareState::of_board(known), steady: [(SquareState::Occluded, 0); 64], relook: 0, promotions, clock })
+    }
+
+    /// Which file edge ('a' or 'h') a clock was found beside, if one was.
+    pub fn clock_beside(&self) -> Option<char> {
+        self.clock.as_ref().map(|c| c.beside)
     }
 
     /// Why promoted pieces cannot be named (recorded as queens), if they cannot.
@@ -226,7 +235,8 @@ impl Vision {
         if let Ok(p) = self.promotions.as_mut() {
             p.name(frame, &mut squares);
         }
-        Ok(Observation { frame: index, t, squares, hands, clock: None, board_lost: false })
+        let clock = self.clock.as_mut().map(|c| c.observe(frame)).transpose()?;
+        Ok(Observation { frame: index, t, squares, hands, clock, board_lost: false })
     }
 }
 

@@ -3,6 +3,7 @@
 //! what was learned from earlier frames of the same board; no knowledge of the game.
 
 pub mod cells;
+pub mod clock;
 pub mod frame;
 pub mod geometry;
 pub mod hands;

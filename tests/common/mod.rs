@@ -1,5 +1,6 @@
 //! What several test files read from `../shared/real/` (never copied into the project): the
-//! labelled stills of real boards; and openings to render, from their moves.
+//! labelled stills of real boards; openings to render, from their moves; and a rendered scene's
+//! camera set up as vision sees it.
 
 #![allow(dead_code)]
 
@@ -68,4 +69,26 @@ pub fn chess_ray() -> Vec<(PathBuf, Board)> {
             (dir.join(file), board_of(fen))
         })
         .collect()
+}
+
+/// A rendered scene at 640 × 360, as vision sees it with the board's true outline: its
+/// timeline, camera, geometry, the rectified view with the hand finder's margin, and its renderer.
+pub struct Shot {
+    pub timeline: touchmove::sim::timeline::Timeline,
+    pub camera: touchmove::sim::camera::Camera,
+    pub geometry: touchmove::types::BoardGeometry,
+    pub rect: touchmove::vision::rectify::Rectifier,
+    pub renderer: touchmove::sim::render::Renderer,
+}
+
+pub fn shoot(mut scene: touchmove::sim::scene::Scene) -> Shot {
+    use touchmove::sim::camera::Camera;
+    scene.camera.width = 640;
+    scene.camera.height = 360;
+    let timeline = touchmove::sim::timeline::run(&scene).unwrap();
+    let camera = Camera::new(&scene.camera);
+    let geometry = touchmove::types::BoardGeometry { corners: camera.board_corners(), white: touchmove::types::ImageSide::Bottom, h1_light: true };
+    let rect = touchmove::vision::rectify::Rectifier::new(&geometry, 32, 0.75).unwrap();
+    let renderer = touchmove::sim::render::Renderer::new(camera.clone(), &scene.style, scene.seed).unwrap();
+    Shot { timeline, camera, geometry, rect, renderer }
 }
