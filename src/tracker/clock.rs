@@ -3,7 +3,10 @@
 //! board is told then; the hand that made it is often at the clock by that time. Told as it
 //! is seen, the press would reach the rules before the move and read as a clock pressed
 //! without a move (7.5.3). So a press waits while the board has changes not yet told, for at
-//! most [`CLOCK_WAIT_SECS`], and whatever came after it waits with it.
+//! most [`CLOCK_WAIT_SECS`], and whatever came after it waits with it. An arm of the player
+//! pressing still seen over the board has in truth gone (the Laws have the clock pressed with
+//! the hand that moved), vision holding it a while: the press waits for it to go too, and the
+//! time allowed for the board to be told counts from then.
 
 use super::*;
 
@@ -12,27 +15,39 @@ use super::*;
 /// longer: while a press waits, so does every event after it, the next move's too.
 pub(super) const CLOCK_WAIT_SECS: f64 = UNFOUND_SECS + 0.5;
 
+/// The longest a press waits for an arm of its player to be gone from the board, seconds
+/// (rendered game 300: White's arm held over the board two seconds after castling, the press
+/// was told before the castling, a 7.5.3).
+pub(super) const ARM_WAIT_SECS: f64 = 6.0;
+
 impl Tracker {
     /// Notes this frame's presses (a button going down) and tells those no longer waiting.
     pub(super) fn clock(&mut self, obs: &Observation, now: (u64, f64), arm_hid: bool) {
         let pressed = obs.clock.map_or([false; 2], |c| c.pressed);
         for (i, side) in [(0, Side::White), (1, Side::Black)] {
             if pressed[i] && !self.clock_was[i] {
-                self.presses.push((now, side));
+                self.presses.push(((now, now.1), side));
             }
         }
         self.clock_was = pressed;
         // A player's own piece gone in a hand a moment ago is about to be seen set down.
         let in_hand = self.loose.iter().any(|l| l.own() && l.at >= obs.t - LOOSE_SECS);
         let untold = self.unheard || arm_hid || in_hand || !self.unattended.is_empty() || !self.settled();
+        // An arm of the player pressing, still seen over the board, starts the wait afresh.
+        for (at, side) in self.presses.iter_mut() {
+            if self.hands.values().any(|t| t.side == *side) && now.1 - at.0.1 < ARM_WAIT_SECS {
+                at.1 = now.1;
+            }
+        }
         self.tell_presses(now, untold);
     }
 
     /// Tells the presses waiting, those at least [`CLOCK_WAIT_SECS`] old unless nothing is
     /// `untold` any more, all of them at the end of the stream.
     pub(super) fn tell_presses(&mut self, now: (u64, f64), untold: bool) {
-        while let Some(&(at, side)) = self.presses.first() {
-            if untold && now.1 - at.1 < CLOCK_WAIT_SECS {
+        while let Some(&((at, since), side)) = self.presses.first() {
+            let arm_over = self.hands.values().any(|t| t.side == side) && now.1 - at.1 < ARM_WAIT_SECS;
+            if arm_over || (untold && now.1 - since < CLOCK_WAIT_SECS) {
                 break;
             }
             self.presses.remove(0);
@@ -45,7 +60,7 @@ impl Tracker {
 
     /// The time of the earliest press still waiting: nothing later is told before it.
     pub(super) fn clock_mark(&self) -> f64 {
-        self.presses.first().map_or(f64::INFINITY, |(at, _)| at.1)
+        self.presses.first().map_or(f64::INFINITY, |((at, _), _)| at.1)
     }
 }
 
@@ -101,6 +116,31 @@ mod tests {
         let told = order.iter().rposition(|k| k == "board" || k.starts_with("place")).expect("the move is told");
         assert!(told < clock, "{order:?}");
         assert!(events.windows(2).all(|w| w[0].t <= w[1].t), "time never goes back: {events:?}");
+    }
+
+    /// Vision holds White's arm over the board three seconds after the press (it had gone to
+    /// the clock): the press waits for it, and for the move it hid.
+    #[test]
+    fn a_press_waits_for_its_players_arm_still_seen_over_the_board() {
+        use Square::*;
+        let start = Board::default();
+        let after = moved(&start, &[(E2, E4)]);
+        let arm: &[Square] = &[E2, E3, E4, D2, D3, F2, F3];
+        let mut reel = Reel::new(&start);
+        reel.run(15, &start, Some((E3, arm)));
+        for _ in 0..90 {
+            let n = reel.next_frame();
+            let mut o = arm_frame(n, &after, Some((E3, arm)), reel.arm_id);
+            o.clock = Some(ClockObs { pressed: [true, false] });
+            reel.feed(o);
+        }
+        reel.run(30, &after, None);
+        let (board, events) = reel.finish();
+        assert_eq!(board, after);
+        let order = kinds(&events);
+        let clock = order.iter().position(|k| k == "clock White").expect("the press is told");
+        let told = order.iter().rposition(|k| k == "board" || k.starts_with("place")).expect("the move is told");
+        assert!(told < clock, "{order:?}");
     }
 
     /// A press with nothing changed on the board is told at once, when it happens: that is

@@ -221,8 +221,9 @@ pub struct Tracker {
     left: Vec<(f64, HandTrack)>,
     next_hand: u32,
     clock_was: [bool; 2],
-    /// Presses not yet told, waiting for the board (see `clock.rs`).
-    presses: Vec<((u64, f64), Side)>,
+    /// Presses not yet told, waiting for the board (see `clock.rs`): when each was made, when
+    /// its player's arm was last seen over the board (else when it was made), and whose.
+    presses: Vec<(((u64, f64), f64), Side)>,
     /// Pieces still in a hand when it left: a hand-over to the other hand shows only as the
     /// other hand setting the piece down.
     loose: Vec<Loose>,
