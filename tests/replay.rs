@@ -136,6 +136,41 @@ fn a_promotion_that_captures_is_recorded_with_its_piece() {
     }
 }
 
+/// The clock's buttons given in the calibration file are the ones watched: the staged press
+/// without a move is flagged; buttons given on the board are refused in one line.
+#[test]
+fn a_clock_given_in_the_calibration_is_read() {
+    use touchmove::sim::breaches::BreachKind;
+    use touchmove::sim::camera::{Camera, HALF_BOARD_CM};
+    let dir = temp("clock");
+    let mut scene = staged_scene(Staged::Breach(BreachKind::ClockWithoutMove), 11);
+    scene.camera.width = 640;
+    scene.camera.height = 360;
+    render_scene(&scene, &dir, true, |_, _| {}).unwrap();
+    let truth: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("truth.json")).unwrap()).unwrap();
+    // The renderer's buttons: beside the h-file, 4 cm either side of the middle, White's
+    // towards White.
+    let cam = Camera::new(&scene.camera);
+    let button = |y: f64| cam.project([HALF_BOARD_CM + 14.0, y, 7.2]);
+    let cal = dir.join("calibration.json");
+    let write = |white: [f64; 2], black: [f64; 2]| {
+        let clock = serde_json::json!({"white": white, "black": black});
+        std::fs::write(&cal, serde_json::json!({"corners": truth["corners"], "white": truth["white"], "clock": clock}).to_string()).unwrap();
+    };
+    write(button(-4.0), button(4.0));
+    let out = dir.join("out");
+    let video = dir.join("video.mp4");
+    let run = touchmove(&["replay", video.to_str().unwrap(), "--calibration", cal.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let decisions = std::fs::read_to_string(out.join("decisions.jsonl")).unwrap();
+    assert!(decisions.contains("\"article\":\"7.5.3\""), "{decisions}");
+    // On the board, they are no clock's.
+    write(cam.project([0.0, -4.0, 0.0]), cam.project([0.0, 4.0, 0.0]));
+    let err = one_line_error(&touchmove(&["replay", video.to_str().unwrap(), "--calibration", cal.to_str().unwrap(), "--out", out.to_str().unwrap()]));
+    assert!(err.contains("--calibration") && err.contains("beside the a- or h-file edge"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn bad_inputs_fail_in_one_line_naming_them() {
     let dir = temp("bad");

@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::output::pgn::Tags;
 use crate::pipeline::{ReplayJob, replay};
-use crate::vision::geometry::load_calibration;
+use crate::vision::geometry::Calibration;
 use crate::source::SourceSpec;
 use crate::types::ImageSide;
 
@@ -42,12 +42,13 @@ pub struct ReplayArgs {
 
 pub fn job(args: &ReplayArgs) -> Result<ReplayJob> {
     let start = super::rules::start_position(args.fen.as_deref())?;
-    let calibration = args.calibration.as_deref().map(load_calibration).transpose()?;
+    let calibration = args.calibration.as_deref().map(|p| Calibration::load(p)).transpose()?;
+    let (clock, calibration) = (calibration.as_ref().and_then(|c| c.clock), calibration.map(|c| c.geometry()));
     let input = SourceSpec::parse(&args.video);
     let stem = std::path::Path::new(&args.video).file_stem().map_or("replay".into(), |s| s.to_string_lossy().into_owned());
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("out").join(stem));
     let tags = Tags { white: args.white.clone(), black: args.black.clone(), ..Tags::default() };
-    Ok(ReplayJob { input, calibration, start, white_sits: args.white_side, out, tags })
+    Ok(ReplayJob { input, calibration, clock, start, white_sits: args.white_side, out, tags })
 }
 
 pub fn run(args: ReplayArgs) -> Result<()> {

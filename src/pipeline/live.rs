@@ -151,7 +151,7 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
                             Some(v) => (v, vec![frame]),
                             None => {
                                 let geometry = job.game.calibration.or(settings.geometry);
-                                let Some((v, pair)) = search.offer(frame, geometry, &session.board(), &job.game.input, &feed)? else { continue };
+                                let Some((v, pair)) = search.offer(frame, geometry, job.game.clock, &session.board(), &job.game.input, &feed)? else { continue };
                                 if settings.geometry.is_none() {
                                     settings.geometry = Some(v.geometry);
                                     write_settings(&job.game.out, &settings)?;
@@ -262,7 +262,7 @@ impl Search {
 
     /// Vision started on the settled opening, with its two frames to see; none while the view
     /// settles or the board is not found (said once, on the feed too).
-    fn offer(&mut self, frame: Frame, geometry: Option<BoardGeometry>, board: &Board, input: &SourceSpec, feed: &Feed) -> Result<Option<(Vision, [Frame; 2])>> {
+    fn offer(&mut self, frame: Frame, geometry: Option<BoardGeometry>, clock: Option<crate::vision::clock::ClockButtons>, board: &Board, input: &SourceSpec, feed: &Feed) -> Result<Option<(Vision, [Frame; 2])>> {
         // A camera may show nothing useful at first (exposure settling, the board being set
         // up): the board is looked for again every half second.
         if frame.t < self.next_look {
@@ -270,7 +270,10 @@ impl Search {
         }
         let Some(pair) = self.opening.offer(frame)? else { return Ok(None) };
         match Vision::start(&pair[0].image, geometry, board) {
-            Ok(v) => {
+            Ok(mut v) => {
+                if let Some(buttons) = clock {
+                    v.place_clock(&pair[0].image, buttons).with_context(|| format!("{input}: the clock given by --calibration"))?;
+                }
                 super::warn_if_unlearned(&v, input);
                 if let Some(why) = self.why.take() {
                     eprintln!("touchmove: {input}: the board is found; following the game (it was not in view: {why})");

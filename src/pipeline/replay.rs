@@ -20,6 +20,8 @@ use crate::vision::frame::Vision;
 pub struct ReplayJob {
     pub input: SourceSpec,
     pub calibration: Option<BoardGeometry>,
+    /// The clock's buttons, where the calibration gives them.
+    pub clock: Option<crate::vision::clock::ClockButtons>,
     pub start: Chess,
     pub white_sits: Option<ImageSide>,
     pub out: PathBuf,
@@ -119,8 +121,11 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
 
 /// Vision set up on the frame the game starts from.
 fn start(job: &ReplayJob, frame: &Frame) -> Result<Vision> {
-    let v = Vision::start(&frame.image, job.calibration, job.start.board())
+    let mut v = Vision::start(&frame.image, job.calibration, job.start.board())
         .with_context(|| format!("{}: cannot find the board in the first frame (give --calibration)", job.input))?;
+    if let Some(buttons) = job.clock {
+        v.place_clock(&frame.image, buttons).with_context(|| format!("{}: the clock given by --calibration", job.input))?;
+    }
     super::warn_if_unlearned(&v, &job.input);
     Ok(v)
 }

@@ -72,6 +72,18 @@ pub struct ClockWatch {
     pub beside: char,
 }
 
+/// Where the clock's buttons are in the picture, as a calibration file gives them (image
+/// pixels): for a clock the finder misses.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ClockButtons {
+    pub white: [f64; 2],
+    pub black: [f64; 2],
+}
+
+/// How far round a given button the box is taken to reach, in squares: a button's cap and
+/// the fingers on it.
+const ROUND_BUTTON: f64 = 0.75;
+
 /// One side strip warped from `frame`: the image → strip homography and the size.
 fn strip_transform(rect: &Rectifier, beside_h: bool) -> Result<(Mat, Size), VisionError> {
     let width = STRIP_TO - STRIP_FROM;
@@ -121,6 +133,45 @@ impl ClockWatch {
             }
         }
         Ok(best.map(|(_, w)| w))
+    }
+
+    /// The clock whose buttons `buttons` gives, in `first` (a frame with no hand near it).
+    /// The buttons must stand beside the a- or the h-file edge, White's nearer White's side:
+    /// otherwise the error says where they were found.
+    pub fn at(first: &Mat, rect: &Rectifier, buttons: ClockButtons) -> Result<ClockWatch, VisionError> {
+        let b = rect.board_rect();
+        let px = rect.px as f64;
+        // Each button in board coordinates: files and ranks from a1's outer corner.
+        let on_board = |p: [f64; 2]| {
+            let [x, y] = rect.from_image(p);
+            [(x - b.x as f64) / px, 8.0 - (y - b.y as f64) / px]
+        };
+        let (w, k) = (on_board(buttons.white), on_board(buttons.black));
+        let file = (w[0] + k[0]) / 2.0;
+        let beside_h = file > 8.0;
+        if (0.0..=8.0).contains(&file) || w[1] >= k[1] {
+            return Err(VisionError::Invalid(format!(
+                "the clock's buttons are given at files {:.1} and {:.1}, ranks {:.1} (White's) and {:.1} (Black's), counted from a1's corner: they must stand beside the a- or h-file edge, White's nearer White",
+                w[0], k[0], w[1], k[1]
+            )));
+        }
+        let (to_strip, size) = strip_transform(rect, beside_h)?;
+        // The strip's pixel for a board point: columns run away from the board beside h,
+        // towards it beside a; rows from the strip's top rank down.
+        let column = |f: f64| if beside_h { (f - 8.0 - STRIP_FROM) * PX } else { (f + STRIP_TO) * PX };
+        let row = |r: f64| (STRIP_RANKS.1 - r) * PX;
+        let (x0, x1) = (column(w[0]).min(column(k[0])) - ROUND_BUTTON * PX, column(w[0]).max(column(k[0])) + ROUND_BUTTON * PX);
+        let (y0, y1) = (row(k[1]) - ROUND_BUTTON * PX, row(w[1]) + ROUND_BUTTON * PX);
+        let clamp = |v: f64, hi: i32| (v.round() as i32).clamp(0, hi);
+        let (x0, x1, y0, y1) = (clamp(x0, size.width), clamp(x1, size.width), clamp(y0, size.height), clamp(y1, size.height));
+        if x1 - x0 < 2 || y1 - y0 < 2 {
+            return Err(VisionError::Invalid("the clock's buttons are given beyond where a clock beside the board is looked for".into()));
+        }
+        let all = Mat::new_size_with_default(first.size()?, core::CV_8UC1, Scalar::all(255.0))?;
+        let within = warp(&all, &to_strip, size, core::BORDER_CONSTANT)?.data_bytes()?.to_vec();
+        let reference = warp(first, &to_strip, size, core::BORDER_REPLICATE)?;
+        let bx = core::Rect::new(x0, y0, x1 - x0, y1 - y0);
+        Ok(ClockWatch { to_strip, size, bx, reference, within, covered_for: [0; 2], clear_for: [0; 2], pressed: [false; 2], beside: if beside_h { 'h' } else { 'a' } })
     }
 
     /// What the buttons do in `frame`.
@@ -372,6 +423,27 @@ mod tests {
         // An arm over both halves (reaching across) is no one's press.
         let across = arm(&rest, true, 2.8);
         assert!(presses(&mut watch, &[&across, &across, &across]).iter().all(|p| *p == [false, false]));
+    }
+
+    #[test]
+    fn a_clock_given_by_its_buttons_is_watched_like_one_found() {
+        let r = rect();
+        let rest = with_clock(true);
+        let point = |f: f64, rank: f64| [X0 + f * SQ, Y0 + (8.0 - rank) * SQ];
+        let buttons = ClockButtons { white: point(10.5, 3.3), black: point(10.5, 4.7) };
+        let mut watch = ClockWatch::at(&rest, &r, buttons).unwrap();
+        assert_eq!(watch.beside, 'h');
+        let white = arm(&rest, true, 0.8);
+        let black = arm(&rest, false, 0.8);
+        let seen = presses(&mut watch, &[&rest, &white, &white, &rest, &rest, &black, &black, &rest, &rest]);
+        assert_eq!(seen[2], [true, false]);
+        assert_eq!(seen[6], [false, true]);
+        assert_eq!(seen[8], [false, false]);
+        // Buttons on the board, or White's towards Black's side: refused, saying where.
+        for wrong in [ClockButtons { white: point(4.0, 3.0), black: point(4.0, 5.0) }, ClockButtons { white: buttons.black, black: buttons.white }] {
+            let e = ClockWatch::at(&rest, &r, wrong).unwrap_err().to_string();
+            assert!(e.contains("beside the a- or h-file edge"), "{e}");
+        }
     }
 
     #[test]

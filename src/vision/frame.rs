@@ -168,6 +168,12 @@ impl Vision {
         Ok(Vision { geometry, rect, squares, memory, hands, learned, unfit: [0; 64], sure: SquareState::of_board(known), steady: [(SquareState::Occluded, 0); 64], relook: 0, promotions, clock })
     }
 
+    /// Watches the clock whose buttons a calibration gives, in `first`, instead of any found.
+    pub fn place_clock(&mut self, first: &Mat, buttons: super::clock::ClockButtons) -> Result<(), VisionError> {
+        self.clock = Some(ClockWatch::at(first, &self.rect, buttons)?);
+        Ok(())
+    }
+
     /// Which file edge ('a' or 'h') a clock was found beside, if one was.
     pub fn clock_beside(&self) -> Option<char> {
         self.clock.as_ref().map(|c| c.beside)

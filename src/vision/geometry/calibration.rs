@@ -9,11 +9,13 @@
 //!   "h1_light": true,
 //!   "image_size": [640, 480],
 //!   "source": "scholarsmate.avi",
-//!   "white_from": "pieces"
+//!   "white_from": "pieces",
+//!   "clock": {"white": [590.0, 260.0], "black": [590.0, 200.0]}
 //! }
 //! ```
 //! `corners` are the playing area's outer corners at a8, h8, h1, a1 in image pixels; `white`
-//! the image edge White sits at; `white_from` how that edge was decided.
+//! the image edge White sits at; `white_from` how that edge was decided; `clock`, optional and
+//! added by hand, where the clock's two buttons are (for a clock vision does not find).
 
 use std::path::Path;
 
@@ -22,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use super::check_quad;
 use crate::types::{BoardGeometry, ImageSide};
 use crate::vision::VisionError;
+use crate::vision::clock::ClockButtons;
 
 const ABOUT: &str = "touchmove board calibration: corners are the playing area's outer corners at a8, h8, h1, a1 in image pixels; white is the image edge White sits at";
 
@@ -59,6 +62,9 @@ pub struct Calibration {
     pub source: Option<String>,
     #[serde(default)]
     pub white_from: Option<WhiteFrom>,
+    /// The clock's buttons in image pixels, given by hand for a clock the finder misses.
+    #[serde(default)]
+    pub clock: Option<ClockButtons>,
 }
 
 fn yes() -> bool {
@@ -95,6 +101,7 @@ impl Calibration {
             image_size: Some(image_size),
             source: Some(source.into()),
             white_from: Some(white_from),
+            clock: None,
         }
     }
 
@@ -129,6 +136,9 @@ impl Calibration {
         }
         if let Some(from) = &self.white_from {
             lines.push(format!("\"white_from\": {}", json(from)));
+        }
+        if let Some(c) = &self.clock {
+            lines.push(format!("\"clock\": {{\"white\": [{}, {}], \"black\": [{}, {}]}}", c.white[0], c.white[1], c.black[0], c.black[1]));
         }
         format!("{{\n  {}\n}}\n", lines.join(",\n  "))
     }
@@ -172,6 +182,17 @@ mod tests {
         // The least a file may hold: the contract's line.
         std::fs::write(&path, r#"{"corners":[[10,10],[110,12],[108,111],[9,109]],"white":"right","note":"by hand"}"#).unwrap();
         assert_eq!(load_calibration(&path).unwrap(), g);
+        assert_eq!(Calibration::load(&path).unwrap().clock, None);
+        // The clock's buttons, added by hand, are kept and written back.
+        std::fs::write(&path, r#"{"corners":[[10,10],[110,12],[108,111],[9,109]],"white":"right","clock":{"white":[150,70],"black":[150,40]}}"#).unwrap();
+        let with_clock = Calibration::load(&path).unwrap();
+        assert_eq!(with_clock.clock, Some(ClockButtons { white: [150.0, 70.0], black: [150.0, 40.0] }));
+        with_clock.save(&path).unwrap();
+        assert_eq!(Calibration::load(&path).unwrap(), with_clock);
+        // A clock without both buttons is refused, naming the file.
+        std::fs::write(&path, r#"{"corners":[[10,10],[110,12],[108,111],[9,109]],"white":"right","clock":{"white":[150,70]}}"#).unwrap();
+        let e = Calibration::load(&path).unwrap_err().to_string();
+        assert!(e.contains("x.json") && e.contains("black"), "{e}");
         std::fs::remove_dir_all(&dir).ok();
     }
 }
