@@ -39,7 +39,8 @@ pub struct LiveArgs {
     /// over the board; its source and settings are read from DIR/live.json unless given.
     #[arg(long, value_name = "DIR")]
     pub resume: Option<PathBuf>,
-    /// The board's corners and White's side (a file `touchmove calibrate` wrote).
+    /// The board's corners and White's side (a file `touchmove calibrate` wrote), and, added by
+    /// hand, the clock's buttons in image pixels: "clock": {"white": [x, y], "black": [x, y]}.
     #[arg(long, value_name = "FILE")]
     pub calibration: Option<PathBuf>,
     /// The position the game starts from (default: the initial position).

@@ -19,8 +19,10 @@ pub struct ReplayArgs {
     /// A video file, a folder of images, or a stream URL.
     #[arg(value_name = "VIDEO")]
     pub video: String,
-    /// The board's corners and White's side (a file `touchmove calibrate` wrote). Without it,
-    /// footage where the board fills the frame is read as it is.
+    /// The board's corners and White's side (a file `touchmove calibrate` wrote), and, added by
+    /// hand, the clock's buttons in image pixels: "clock": {"white": [x, y], "black": [x, y]}.
+    /// Without it, the board and the clock are looked for in the first frame (footage where the
+    /// board fills the frame is read as it is).
     #[arg(long, value_name = "FILE")]
     pub calibration: Option<PathBuf>,
     /// The position the game starts from (default: the initial position).
