@@ -70,11 +70,12 @@ mod tests {
     use super::*;
     use crate::types::ClockObs;
 
-    /// A reel whose frames show White's button held down for `frames` frames.
-    fn pressing(reel: &mut Reel, frames: u64, board: &Board) {
+    /// A reel whose frames show White's button held down for `frames` frames, with White's
+    /// arm as given.
+    fn pressing(reel: &mut Reel, frames: u64, board: &Board, arm: super::super::testkit::Arm) {
         for _ in 0..frames {
             let n = reel.next_frame();
-            let mut o = arm_frame(n, board, None, reel.arm_id);
+            let mut o = arm_frame(n, board, arm, reel.arm_id);
             o.clock = Some(ClockObs { pressed: [true, false] });
             reel.feed(o);
         }
@@ -93,6 +94,15 @@ mod tests {
             .collect()
     }
 
+    /// The stream ends on `after`, and White's press is told after the move that made it.
+    fn press_told_after_the_move(board: Board, after: &Board, events: &[Event]) {
+        assert_eq!(&board, after);
+        let order = kinds(events);
+        let clock = order.iter().position(|k| k == "clock White").expect("the press is told");
+        let told = order.iter().rposition(|k| k == "board" || k.starts_with("place")).expect("the move is told");
+        assert!(told < clock, "{order:?}");
+    }
+
     /// 1. e4 made wholly under the arm: e2 and e4 are read again only as the arm withdraws,
     /// and the press comes before they have been read for sure. The board is told first.
     #[test]
@@ -107,14 +117,10 @@ mod tests {
             o.squares[usize::from(E2)] = crate::types::SquareObs::OCCLUDED;
             o.squares[usize::from(E4)] = crate::types::SquareObs::OCCLUDED;
         });
-        pressing(&mut reel, 4, &after);
+        pressing(&mut reel, 4, &after, None);
         reel.run(30, &after, None);
         let (board, events) = reel.finish();
-        assert_eq!(board, after);
-        let order = kinds(&events);
-        let clock = order.iter().position(|k| k == "clock White").expect("the press is told");
-        let told = order.iter().rposition(|k| k == "board" || k.starts_with("place")).expect("the move is told");
-        assert!(told < clock, "{order:?}");
+        press_told_after_the_move(board, &after, &events);
         assert!(events.windows(2).all(|w| w[0].t <= w[1].t), "time never goes back: {events:?}");
     }
 
@@ -128,19 +134,10 @@ mod tests {
         let arm: &[Square] = &[E2, E3, E4, D2, D3, F2, F3];
         let mut reel = Reel::new(&start);
         reel.run(15, &start, Some((E3, arm)));
-        for _ in 0..90 {
-            let n = reel.next_frame();
-            let mut o = arm_frame(n, &after, Some((E3, arm)), reel.arm_id);
-            o.clock = Some(ClockObs { pressed: [true, false] });
-            reel.feed(o);
-        }
+        pressing(&mut reel, 90, &after, Some((E3, arm)));
         reel.run(30, &after, None);
         let (board, events) = reel.finish();
-        assert_eq!(board, after);
-        let order = kinds(&events);
-        let clock = order.iter().position(|k| k == "clock White").expect("the press is told");
-        let told = order.iter().rposition(|k| k == "board" || k.starts_with("place")).expect("the move is told");
-        assert!(told < clock, "{order:?}");
+        press_told_after_the_move(board, &after, &events);
     }
 
     /// A press with nothing changed on the board is told at once, when it happens: that is
@@ -151,7 +148,7 @@ mod tests {
         let mut reel = Reel::new(&start);
         reel.run(10, &start, None);
         let before = reel.events.len();
-        pressing(&mut reel, 1, &start);
+        pressing(&mut reel, 1, &start, None);
         let told: Vec<&Event> = reel.events[before..].iter().filter(|e| matches!(e.kind, EventKind::Clock { .. })).collect();
         assert_eq!(told.len(), 1, "{:?}", reel.events);
         assert_eq!(told[0].frame, Some(11));
@@ -165,7 +162,7 @@ mod tests {
         let start = Board::default();
         let mut reel = Reel::new(&start);
         reel.run(10, &start, None);
-        pressing(&mut reel, 1, &start);
+        pressing(&mut reel, 1, &start, None);
         let flicker = without(&start, &[A7]);
         for k in 0..120 {
             reel.run(1, if k % 2 == 0 { &flicker } else { &start }, None);

@@ -108,6 +108,12 @@ fn strip_transform(rect: &Rectifier, beside_h: bool) -> Result<(Mat, Size), Visi
     Ok((imgproc::get_perspective_transform(&src, &dst, core::DECOMP_LU)?, size))
 }
 
+/// Which pixels of a strip lie within a picture of `size` (255), as `warp` places them.
+fn within_picture(size: Size, to_strip: &Mat, strip: Size) -> Result<Mat, VisionError> {
+    let all = Mat::new_size_with_default(size, core::CV_8UC1, Scalar::all(255.0))?;
+    warp(&all, to_strip, strip, core::BORDER_CONSTANT)
+}
+
 fn warp(frame: &Mat, m: &Mat, size: Size, border: i32) -> Result<Mat, VisionError> {
     let mut out = Mat::default();
     imgproc::warp_perspective(frame, &mut out, m, size, imgproc::INTER_LINEAR, border, Scalar::all(0.0))?;
@@ -121,15 +127,10 @@ impl ClockWatch {
         for beside_h in [true, false] {
             let (to_strip, size) = strip_transform(rect, beside_h)?;
             let strip = warp(first, &to_strip, size, core::BORDER_CONSTANT)?;
-            let all = Mat::new_size_with_default(first.size()?, core::CV_8UC1, Scalar::all(255.0))?;
-            let within = warp(&all, &to_strip, size, core::BORDER_CONSTANT)?;
+            let within = within_picture(first.size()?, &to_strip, size)?;
             let Some((bx, score)) = find_box(&strip, &within, beside_h)? else { continue };
             if best.as_ref().is_none_or(|(s, _)| score > *s) {
-                // Seen as every later frame is: beyond the picture's edge, its edge repeated.
-                let reference = warp(first, &to_strip, size, core::BORDER_REPLICATE)?;
-                let within = within.data_bytes()?.to_vec();
-                let watch = ClockWatch { to_strip, size, bx, reference, within, covered_for: [0; 2], clear_for: [0; 2], pressed: [false; 2], beside: if beside_h { 'h' } else { 'a' } };
-                best = Some((score, watch));
+                best = Some((score, ClockWatch::watching(first, to_strip, size, within, bx, beside_h)?));
             }
         }
         Ok(best.map(|(_, w)| w))
@@ -167,10 +168,15 @@ impl ClockWatch {
         if x1 - x0 < 2 || y1 - y0 < 2 {
             return Err(VisionError::Invalid("the clock's buttons are given beyond where a clock beside the board is looked for".into()));
         }
-        let all = Mat::new_size_with_default(first.size()?, core::CV_8UC1, Scalar::all(255.0))?;
-        let within = warp(&all, &to_strip, size, core::BORDER_CONSTANT)?.data_bytes()?.to_vec();
+        let within = within_picture(first.size()?, &to_strip, size)?;
+        ClockWatch::watching(first, to_strip, size, within, core::Rect::new(x0, y0, x1 - x0, y1 - y0), beside_h)
+    }
+
+    /// The watch on box `bx` of a strip, its buttons up, the box at rest as `first` shows it.
+    fn watching(first: &Mat, to_strip: Mat, size: Size, within: Mat, bx: core::Rect, beside_h: bool) -> Result<ClockWatch, VisionError> {
+        // Seen as every later frame is: beyond the picture's edge, its edge repeated.
         let reference = warp(first, &to_strip, size, core::BORDER_REPLICATE)?;
-        let bx = core::Rect::new(x0, y0, x1 - x0, y1 - y0);
+        let within = within.data_bytes()?.to_vec();
         Ok(ClockWatch { to_strip, size, bx, reference, within, covered_for: [0; 2], clear_for: [0; 2], pressed: [false; 2], beside: if beside_h { 'h' } else { 'a' } })
     }
 
