@@ -10,6 +10,9 @@ use crate::vision::VisionError;
 use crate::vision::geometry::Pose;
 use crate::vision::rectify::Rectifier;
 
+/// Half the width of a tall piece's head (a king's cross, a queen's crown), in squares.
+const HEAD_HALF_WIDTH: f64 = 0.25;
+
 /// The pixels of a `w` × `h` view within `band` of its edge: the outer part of the margin
 /// around the board, where arms come in. Not the edge line alone: an arm the colour of the
 /// table is seen only from where it passes over the board's frame.
@@ -24,16 +27,21 @@ pub(super) fn border(w: i32, h: i32, band: i32) -> impl Iterator<Item = (i32, i3
 }
 
 /// Per side of the view (top, bottom, left, right), whether the head of a piece
-/// [`HEAD_SQUARES`] tall on an edge square there is seen beyond the view's edge.
+/// [`HEAD_SQUARES`] tall on an edge square there is seen beyond the view's edge, or so near it
+/// that its crown does: the point projected is the head's middle, and a crown is half a head
+/// wide on either side of it (rendered game 405: a queen set down on a5 reached the view's edge
+/// with her crown, the king's head reckoned a quarter of a square short of it; held as an arm
+/// for three seconds, she hid the move and the clock press after it read as a false 7.5.1).
 pub(super) fn heads_out(pose: &Pose, rect: &Rectifier) -> [bool; 4] {
     let size = rect.size();
     let head = |f: u32, r: u32| rect.from_image(pose.project(f as f64 + 0.5, r as f64 + 0.5, HEAD_SQUARES));
+    let crown = HEAD_HALF_WIDTH * rect.px as f64;
     let mut out = [false; 4];
     for k in 0..8 {
-        out[0] |= head(k, 7)[1] < 0.0;
-        out[1] |= head(k, 0)[1] >= size.height as f64;
-        out[2] |= head(0, k)[0] < 0.0;
-        out[3] |= head(7, k)[0] >= size.width as f64;
+        out[0] |= head(k, 7)[1] < crown;
+        out[1] |= head(k, 0)[1] >= size.height as f64 - crown;
+        out[2] |= head(0, k)[0] < crown;
+        out[3] |= head(7, k)[0] >= size.width as f64 - crown;
     }
     out
 }
@@ -126,11 +134,21 @@ mod tests {
     }
 
     #[test]
-    fn heads_lean_out_of_the_view_only_over_the_far_edge_of_a_low_view() {
+    fn heads_lean_out_of_the_view_only_over_the_far_edges_of_a_low_view() {
         // Seen from straight above, no head reaches past the margin.
         assert_eq!(heads_out_of([[440.0, 160.0], [840.0, 160.0], [840.0, 560.0], [440.0, 560.0]]), [false; 4]);
-        // From low behind White's edge (Black's edge far, narrow, at the top): over Black's edge.
-        assert_eq!(heads_out_of([[520.0, 150.0], [760.0, 150.0], [900.0, 600.0], [380.0, 600.0]]), [true, false, false, false]);
+        // From low behind White's edge (Black's edge far, narrow, at the top): over Black's edge,
+        // and over the side edges, where the heads on a8 and h8 lean out at the far corners
+        // (their middles a pixel inside the view's edge).
+        assert_eq!(heads_out_of([[520.0, 150.0], [760.0, 150.0], [900.0, 600.0], [380.0, 600.0]]), [true, false, true, true]);
+    }
+
+    /// Rendered game 405's camera, low beyond the h-file: a king's head on the a-file is
+    /// reckoned a quarter of a square inside the view's edge, but its crown reaches past it.
+    #[test]
+    fn heads_whose_crowns_reach_the_views_edge_lean_out_of_it() {
+        let corners = [[826.4, 571.4], [404.4, 573.4], [435.6, 128.2], [840.9, 178.1]];
+        assert_eq!(heads_out_of(corners), [false, false, true, false]);
     }
 
     /// A 304 × 304 view's labels: region 1 a strip down the whole view (`wide_top`: wider over
