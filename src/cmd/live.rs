@@ -13,7 +13,6 @@ use crate::pipeline::ReplayJob;
 use crate::pipeline::live::{LiveJob, LiveSettings, live, pgn_date_today};
 use crate::source::SourceSpec;
 use crate::types::ImageSide;
-use crate::vision::geometry::Calibration;
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  touchmove live --camera 0 --out out/board1\n  touchmove live --url rtsp://10.0.0.5/stream --serve 0.0.0.0:8080 --white Carlsen --black Nepo\n  touchmove live --url game.mp4 --serve 127.0.0.1:0      (a file, played at its own pace)\n  touchmove live --resume out/board1                      (after a crash: same game, same source)\n\nThe server (loopback unless --serve says otherwise) serves GET /game.pgn (poll it from a\nbroadcast), GET /events (server-sent events of every decision), GET / (the viewer page) and,\nwith the token printed at start, POST /undo, /fen {\"fen\":…}, /adjust {\"side\":…},\n/alerts/N/dismiss and /alerts/N/confirm. Open the page with ?token=TOKEN for the operator's\nbuttons. The first frame must show the board with no hand over it. Ctrl-C (or SIGTERM) ends the
@@ -91,8 +90,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
     };
     let fen_text = args.fen.clone().or_else(|| saved.as_ref().map(|s| s.fen.clone()));
     let start = super::rules::start_position(fen_text.as_deref())?;
-    let calibration = args.calibration.as_deref().map(|p| Calibration::load(p)).transpose()?;
-    let (clock, calibration) = (calibration.as_ref().and_then(|c| c.clock), calibration.map(|c| c.geometry()));
+    let (calibration, clock) = super::replay::calibration(args.calibration.as_deref())?;
     // Each tag as given, else as the resumed game had it; a new game is played today.
     let was = saved.as_ref().map_or_else(|| Tags { date: pgn_date_today(), ..Tags::default() }, |s| s.tags.clone());
     let tag = |given: &Option<String>, was: String| given.clone().unwrap_or(was);

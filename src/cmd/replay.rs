@@ -42,10 +42,16 @@ pub struct ReplayArgs {
     pub black: String,
 }
 
+/// The board's geometry and the clock's buttons a `--calibration` file gives (none without one).
+pub(super) fn calibration(path: Option<&std::path::Path>) -> Result<(Option<crate::types::BoardGeometry>, Option<crate::vision::clock::ClockButtons>)> {
+    let Some(path) = path else { return Ok((None, None)) };
+    let c = Calibration::load(path)?;
+    Ok((Some(c.geometry()), c.clock))
+}
+
 pub fn job(args: &ReplayArgs) -> Result<ReplayJob> {
     let start = super::rules::start_position(args.fen.as_deref())?;
-    let calibration = args.calibration.as_deref().map(|p| Calibration::load(p)).transpose()?;
-    let (clock, calibration) = (calibration.as_ref().and_then(|c| c.clock), calibration.map(|c| c.geometry()));
+    let (calibration, clock) = calibration(args.calibration.as_deref())?;
     let input = SourceSpec::parse(&args.video);
     let stem = std::path::Path::new(&args.video).file_stem().map_or("replay".into(), |s| s.to_string_lossy().into_owned());
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("out").join(stem));

@@ -271,10 +271,7 @@ impl Search {
         let Some(pair) = self.opening.offer(frame)? else { return Ok(None) };
         match Vision::start(&pair[0].image, geometry, board) {
             Ok(mut v) => {
-                if let Some(buttons) = clock {
-                    v.place_clock(&pair[0].image, buttons).with_context(|| format!("{input}: the clock given by --calibration"))?;
-                }
-                super::warn_if_unlearned(&v, input);
+                super::set_up(&mut v, &pair[0].image, clock, input)?;
                 if let Some(why) = self.why.take() {
                     eprintln!("touchmove: {input}: the board is found; following the game (it was not in view: {why})");
                     feed.source(serde_json::json!({"status": "playing", "input": input.to_string()}));

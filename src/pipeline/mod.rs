@@ -61,6 +61,17 @@ impl Opening {
     }
 }
 
+/// Finishes setting vision up on the first frame: watches the clock whose buttons the
+/// calibration gives, if it does, then says what could not be set up.
+fn set_up(vision: &mut Vision, first: &opencv::core::Mat, clock: Option<crate::vision::clock::ClockButtons>, input: &crate::source::SourceSpec) -> anyhow::Result<()> {
+    use anyhow::Context;
+    if let Some(buttons) = clock {
+        vision.place_clock(first, buttons).with_context(|| format!("{input}: the clock given by --calibration"))?;
+    }
+    warn_if_unlearned(vision, input);
+    Ok(())
+}
+
 /// Says what vision could not set up from the first frame: the board's look (learned from the
 /// start position), the pieces' names, the clock.
 fn warn_if_unlearned(vision: &Vision, input: &crate::source::SourceSpec) {

@@ -123,10 +123,7 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
 fn start(job: &ReplayJob, frame: &Frame) -> Result<Vision> {
     let mut v = Vision::start(&frame.image, job.calibration, job.start.board())
         .with_context(|| format!("{}: cannot find the board in the first frame (give --calibration)", job.input))?;
-    if let Some(buttons) = job.clock {
-        v.place_clock(&frame.image, buttons).with_context(|| format!("{}: the clock given by --calibration", job.input))?;
-    }
-    super::warn_if_unlearned(&v, &job.input);
+    super::set_up(&mut v, &frame.image, job.clock, &job.input)?;
     Ok(v)
 }
 

@@ -34,20 +34,26 @@ impl Tracker {
         let in_hand = self.loose.iter().any(|l| l.own() && l.at >= obs.t - LOOSE_SECS);
         let untold = self.unheard || arm_hid || in_hand || !self.unattended.is_empty() || !self.settled();
         // An arm of the player pressing, still seen over the board, starts the wait afresh.
-        for (at, side) in self.presses.iter_mut() {
-            if self.hands.values().any(|t| t.side == *side) && now.1 - at.0.1 < ARM_WAIT_SECS {
-                at.1 = now.1;
+        let waiting: Vec<bool> = self.presses.iter().map(|&((made, _), side)| self.arm_waited_for(side, made.1, now.1)).collect();
+        for (((_, since), _), wait) in self.presses.iter_mut().zip(waiting) {
+            if wait {
+                *since = now.1;
             }
         }
         self.tell_presses(now, untold);
+    }
+
+    /// Whether a press `side` made at `made` still waits for an arm of that player seen over
+    /// the board (for [`ARM_WAIT_SECS`] at most).
+    fn arm_waited_for(&self, side: Side, made: f64, now: f64) -> bool {
+        self.hands.values().any(|t| t.side == side) && now - made < ARM_WAIT_SECS
     }
 
     /// Tells the presses waiting, those at least [`CLOCK_WAIT_SECS`] old unless nothing is
     /// `untold` any more, all of them at the end of the stream.
     pub(super) fn tell_presses(&mut self, now: (u64, f64), untold: bool) {
         while let Some(&((at, since), side)) = self.presses.first() {
-            let arm_over = self.hands.values().any(|t| t.side == side) && now.1 - at.1 < ARM_WAIT_SECS;
-            if arm_over || (untold && now.1 - since < CLOCK_WAIT_SECS) {
+            if self.arm_waited_for(side, at.1, now.1) || (untold && now.1 - since < CLOCK_WAIT_SECS) {
                 break;
             }
             self.presses.remove(0);

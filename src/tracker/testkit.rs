@@ -88,8 +88,7 @@ impl Reel {
         for _ in 0..frames {
             let mut o = arm_frame(self.n, board, arm, self.arm_id);
             seen(&mut o);
-            self.events.extend(self.tracker.observe(&o));
-            self.n += 1;
+            self.feed(o);
         }
         self
     }

@@ -140,12 +140,10 @@ impl ClockWatch {
     /// The buttons must stand beside the a- or the h-file edge, White's nearer White's side:
     /// otherwise the error says where they were found.
     pub fn at(first: &Mat, rect: &Rectifier, buttons: ClockButtons) -> Result<ClockWatch, VisionError> {
-        let b = rect.board_rect();
-        let px = rect.px as f64;
         // Each button in board coordinates: files and ranks from a1's outer corner.
         let on_board = |p: [f64; 2]| {
             let [x, y] = rect.from_image(p);
-            [(x - b.x as f64) / px, 8.0 - (y - b.y as f64) / px]
+            rect.board_coords(x, y).map(f64::from)
         };
         let (w, k) = (on_board(buttons.white), on_board(buttons.black));
         let file = (w[0] + k[0]) / 2.0;
