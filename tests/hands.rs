@@ -183,6 +183,17 @@ fn no_arm_over_an_empty_real_board() {
 /// A drawn board (40 px squares, a green table round it) with, if `reach` is given, a plain arm
 /// coming in from White's edge over the d-file, its end `reach` squares over the board.
 fn drawn(reach: Option<f64>) -> opencv::core::Mat {
+    drawn_over(reach.map(|r| (400 - (r * 40.0) as i32, 480)))
+}
+
+/// The drawn board with, if `rows` is given, a plain arm a square wide over the d-file from
+/// picture row `rows.0` to `rows.1` (the board spans rows 80–400 of 480).
+fn drawn_over(rows: Option<(i32, i32)>) -> opencv::core::Mat {
+    drawn_with(&rows.map(|(top, bottom)| opencv::core::Rect::new(200, top, 40, bottom - top)).into_iter().collect::<Vec<_>>())
+}
+
+/// The drawn board with plain changes (arms, pieces) where `parts` lie, in picture pixels.
+fn drawn_with(parts: &[opencv::core::Rect]) -> opencv::core::Mat {
     use opencv::core::{Mat, Rect, Scalar};
     use opencv::imgproc;
     let mut img = Mat::new_rows_cols_with_default(480, 480, opencv::core::CV_8UC3, Scalar::new(60.0, 110.0, 60.0, 0.0)).unwrap();
@@ -193,9 +204,8 @@ fn drawn(reach: Option<f64>) -> opencv::core::Mat {
             imgproc::rectangle(&mut img, r, Scalar::all(level), -1, imgproc::LINE_8, 0).unwrap();
         }
     }
-    if let Some(reach) = reach {
-        let top = 400 - (reach * 40.0) as i32;
-        imgproc::rectangle(&mut img, Rect::new(200, top, 40, 480 - top), Scalar::new(120.0, 150.0, 210.0, 0.0), -1, imgproc::LINE_8, 0).unwrap();
+    for &part in parts {
+        imgproc::rectangle(&mut img, part, Scalar::new(120.0, 150.0, 210.0, 0.0), -1, imgproc::LINE_8, 0).unwrap();
     }
     img
 }
@@ -225,6 +235,66 @@ fn an_arm_withdrawn_to_the_edge_is_gone_at_once_one_lost_elsewhere_is_held() {
     assert!(held_after_vanishing(&[1.0, 2.0, 3.0, 4.0]), "lost far over the board");
     assert!(held_after_vanishing(&[0.2, 0.4]), "lost coming in");
     assert!(!held_after_vanishing(&[1.0, 2.0, 3.0, 2.0, 1.0, 0.4]), "withdrawn");
+}
+
+/// An arm stretched over the whole board loses its way in when its forearm at its own edge
+/// goes unseen, and may then reach the far margin with its fingers (rendered game 370: Black's
+/// arm crossed no margin for six frames, was dropped, and came back crossing White's margin
+/// only, as a new arm of White's: a false 4.2.1). It stays the arm it was, Black's, with its
+/// id, for as long as it lies where it lay.
+#[test]
+fn an_arm_that_loses_its_way_in_stays_the_players_it_was() {
+    let g = BoardGeometry { corners: [[80.0, 80.0], [400.0, 80.0], [400.0, 400.0], [80.0, 400.0]], white: ImageSide::Bottom, h1_light: true };
+    let rect = Rectifier::new(&g, 32, 0.75).unwrap();
+    let mut detector = HandDetector::new();
+    let mut see = |rows: Option<(i32, i32)>| detector.detect(&rect, &rect.warp(&drawn_over(rows)).unwrap()).unwrap();
+    for _ in 0..3 {
+        assert!(see(None).is_empty());
+    }
+    // Black's arm comes in from the top, down to the third rank.
+    let mut id = None;
+    for bottom in [200, 260, 320, 340] {
+        let seen = see(Some((0, bottom)));
+        assert_eq!(seen.len(), 1, "{seen:?}");
+        assert_eq!(seen[0].side, Some(Side::Black));
+        id = Some(seen[0].id);
+    }
+    // Its forearm unseen, well past the frames an arm lost is held; then its fingers reach
+    // White's margin.
+    for (k, rows) in std::iter::repeat_n((100, 350), 10).chain(std::iter::repeat_n((100, 480), 5)).enumerate() {
+        let seen = see(Some(rows));
+        assert_eq!(seen.len(), 1, "frame {k}: {seen:?}");
+        assert_eq!((seen[0].id, seen[0].side), (id.unwrap(), Some(Side::Black)), "frame {k}");
+    }
+    // A piece-sized change left where it lay is no arm.
+    for _ in 0..12 {
+        see(Some((300, 340)));
+    }
+    assert!(see(Some((300, 340))).is_empty());
+}
+
+/// What an arm leaves under it along its own edge, however large (the king and rook just
+/// castled, and the squares they left: rendered game 260, taken for the arm that had gone, they
+/// hid the castling), is no arm once the arm's few frames of being held are over.
+#[test]
+fn pieces_left_along_the_edge_are_not_the_arm_that_left_them() {
+    use opencv::core::Rect;
+    let g = BoardGeometry { corners: [[80.0, 80.0], [400.0, 80.0], [400.0, 400.0], [80.0, 400.0]], white: ImageSide::Bottom, h1_light: true };
+    let rect = Rectifier::new(&g, 32, 0.75).unwrap();
+    let mut detector = HandDetector::new();
+    let mut see = |parts: &[Rect]| detector.detect(&rect, &rect.warp(&drawn_with(parts)).unwrap()).unwrap();
+    for _ in 0..3 {
+        assert!(see(&[]).is_empty());
+    }
+    // Black's arm over the e- to h-files of the eighth rank, its hand over the four squares.
+    let castled = Rect::new(240, 75, 160, 45);
+    for bottom in [100, 110, 125] {
+        let seen = see(&[Rect::new(300, 0, 40, bottom), castled]);
+        assert_eq!(seen.len(), 1, "{seen:?}");
+    }
+    let after: Vec<usize> = (0..12).map(|_| see(&[castled]).len()).collect();
+    assert_eq!(after[..6], [1; 6], "held while it may be lost");
+    assert_eq!(after[8..], [0; 4], "{after:?}");
 }
 
 /// A sleeve passing between camera and board (a wide band across the whole view, top to

@@ -72,6 +72,11 @@ const NEAR_ENTRY: f64 = 1.5;
 const LOST_DRIFT: f64 = 0.5;
 /// Frames an arm that vanished is still reported where it was last seen.
 const HOLD_FRAMES: u32 = 6;
+/// The least change, in squares, taken for an arm that lost its way in (see
+/// [`HandDetector::keep_ways_in`]): more than a piece and the square it left.
+const LOST_WAY_SQUARES: f64 = 3.0;
+/// ... and how far, in squares, it must stretch away from that arm's side of the view.
+const LOST_WAY_REACH: f64 = 3.0;
 /// An arm seen last within this many squares of where it came in (about a square over the
 /// board, from the margin where arms enter), having reached at least [`WITHDRAWN_BY`] further
 /// before, was withdrawing: it is not held.
@@ -278,7 +283,8 @@ impl HandDetector {
         let area = (0..n).map(|l| stats.at_2d::<i32>(l as i32, imgproc::CC_STAT_AREA).map(|a| *a as u32)).collect::<Result<Vec<u32>, _>>()?;
         let (w, h) = (labels.cols(), labels.rows());
         let came_in: Vec<usize> = self.previous.iter().filter(|p| p.age == 0).map(|p| nearest_side(p.entry, w, h)).collect();
-        let entries = entries(rect, &labels, n, &came_in)?;
+        let mut entries = entries(rect, &labels, n, &came_in)?;
+        self.keep_ways_in(&labels, &stats, &area, &mut entries, rect.px)?;
         let settled = self.settle(view, &closed, &labels, &entries, &area, rect.px)?;
         let scenery = settled_mask(&labels, &settled.ghosts)?;
         let prints = settled_mask(&labels, &settled.resting)?;
@@ -347,6 +353,53 @@ impl HandDetector {
     /// [`detect`](Self::detect)): not arms any more, but not yet to be read.
     pub fn fading(&self) -> &[Square] {
         &self.fading
+    }
+
+    /// An arm stretched over the whole board can lose its way in: its forearm at its own edge
+    /// goes unseen while its fingers reach the far margin (rendered game 370: Black's arm,
+    /// sixteen squares of change, crossed no margin for six frames, was dropped, and came back
+    /// crossing White's margin only, as White's arm: a false 4.2.1). A region of at least
+    /// [`LOST_WAY_SQUARES`] that crosses no margin, or only the one across from where an arm
+    /// seen lately came in, that stretches [`LOST_WAY_REACH`] squares away from that arm's
+    /// side, and lies mostly where that arm was, is that arm still, come in where it did. A
+    /// piece set down is smaller; the king and rook just castled under it lie along the edge,
+    /// not away from it (rendered game 260: taken for the arm, they hid the castling); and the
+    /// other player's arm lies mostly outside the first one's (its own forearm on its side).
+    fn keep_ways_in(&self, labels: &Mat, stats: &Mat, area: &[u32], entries: &mut [Option<[f64; 2]>], px: i32) -> Result<(), VisionError> {
+        let (w, h) = (labels.cols(), labels.rows());
+        let least = (LOST_WAY_SQUARES * f64::from(px * px)) as u32;
+        let big: Vec<usize> = (1..area.len()).filter(|&l| area[l] >= least).collect();
+        if big.is_empty() {
+            return Ok(());
+        }
+        let data = labels.data_typed::<i32>()?;
+        let long = (LOST_WAY_REACH * f64::from(px)) as i32;
+        for p in self.previous.iter().filter(|p| p.age <= HOLD_FRAMES) {
+            let side = nearest_side(p.entry, w, h);
+            // Top and bottom (0, 1): the reach is the region's height; left and right, its width.
+            let extent = if side < 2 { imgproc::CC_STAT_HEIGHT } else { imgproc::CC_STAT_WIDTH };
+            let mut lost = Vec::new();
+            for &l in &big {
+                if entries[l].is_none_or(|e| nearest_side(e, w, h) == side ^ 1) && *stats.at_2d::<i32>(l as i32, extent)? >= long {
+                    lost.push(l);
+                }
+            }
+            if lost.is_empty() {
+                continue;
+            }
+            let mut overlap = vec![0u32; area.len()];
+            for (&m, &l) in p.mask.data_bytes()?.iter().zip(data) {
+                if m != 0 {
+                    overlap[l as usize] += 1;
+                }
+            }
+            for l in lost {
+                if 2 * overlap[l] >= area[l] {
+                    entries[l] = Some(p.entry);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Counts, per pixel, the frames since it last moved.
