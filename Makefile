@@ -27,13 +27,14 @@ test: setup
 	cargo test --all-targets
 
 # Longer sweeps with figures: many more random games and injected breaches, the tracker on
-# rendered real games, replay on every real clip, the hands on rendered scenes, the piece
-# reader on the real stills.
+# rendered real games, replay on every real clip, promotions to each piece on rendered scenes,
+# the hands on rendered scenes, the piece reader on the real stills.
 eval: setup
 	PROPTEST_CASES=3000 cargo test --release --test properties -- --nocapture
 	cargo build --release --quiet
 	cargo run --release --quiet --example eval_rules
 	cargo run --release --quiet --example eval_video
+	cargo run --release --quiet --example eval_promotions
 	cargo test --release --test hands -- --nocapture
 	cargo test --release --test pieces -- --nocapture --test-threads 1
 	@echo "== the renderer's staged scenes (the breaches an arbiter is called for) through vision, seeds 11-13: ideal observations, then the pixels"

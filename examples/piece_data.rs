@@ -3,7 +3,7 @@
 //! (`vision::pieces::PieceCrops`, from the true board corners) and labelled with its class.
 //!
 //! `cargo run --release --example piece_data -- OUT_DIR [LOOKS] [FRAMES_PER_LOOK] [FIRST_SEED]`
-//! writes `crops.u8` (n × 3 × 32 × 32 bytes, BGR planes), `labels.u8` (n classes, 0 empty,
+//! writes `crops.u8` (n × 3 × 64 × 64 bytes, BGR planes: `vision::pieces::CROP`), `labels.u8` (n classes, 0 empty,
 //! 1–6 White P N B R Q K, 7–12 Black) and `looks.u16` (the look each crop came from, so that
 //! training can hold whole looks out) and `frames.u8` (the frame within its look). One frame in five shows the initial position (what a
 //! game's centres are learned from); the others random placements. Empty squares are kept one

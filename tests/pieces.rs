@@ -71,7 +71,7 @@ fn crops_of_the_wrong_size_are_refused_without_blaming_the_model() {
         assert!(matches!(e, ModelError::NotCrops { .. }), "{floats}: {e:?}");
         assert!(e.to_string().contains("not whole") && !e.to_string().contains("damaged"), "{e}");
     }
-    assert_eq!(model.run(&vec![0.5; 2 * 3 * 32 * 32]).unwrap().logits.len(), 2);
+    assert_eq!(model.run(&vec![0.5; 2 * 3 * CROP * CROP]).unwrap().logits.len(), 2);
 }
 
 /// Per class: (right, seen); and which class was taken for which.
@@ -152,9 +152,11 @@ use opencv::prelude::MatTraitConst;
 
 /// The bgu games, each read frame by frame after its initial-position frame (what the reader
 /// adapts to), each piece's colour taken as known (the square reader's job) and its type asked
-/// of the piece reader. Issue #7 asks for 97 % on occupied squares; today's reader reaches 72 %
-/// (pawns almost all right, the other pieces half): this floor keeps a worse reader from
-/// landing unnoticed, and the figure printed is the one to raise.
+/// of the piece reader. Issue #7 asks for 97 % on occupied squares; today's reader reaches 60 %
+/// (pawns mostly right, the other pieces a quarter): this floor keeps a worse reader from
+/// landing unnoticed, and the figure printed is the one to raise. The reader of 32-pixel crops
+/// reached 72 % here; the 64-pixel model that replaced it names promoted pieces and reads the
+/// phone photos below far better, and loses this much here (`models/README.md`).
 #[test]
 fn bgu_games_2_and_7_piece_identity() {
     let mut all = Identity::default();
@@ -167,12 +169,13 @@ fn bgu_games_2_and_7_piece_identity() {
         }
     }
     all.report("bgu games 2 and 7");
-    assert!(all.pieces() >= 0.70, "{:.3}", all.pieces());
+    assert!(all.pieces() >= 0.58, "{:.3}", all.pieces());
 }
 
 /// The phone photos, read with the initial-position photo (img13) first, colour taken as known:
 /// how many squares of each board's FEN are read wrong. Issue #7 asks for at most 2; today's
-/// reader gets 86 % of the pieces, up to 10 wrong on a board (floors as above).
+/// reader gets 96.6 % of the pieces, up to 3 wrong on a board (86 %, up to 10, with 32-pixel
+/// crops; floors as above).
 #[test]
 fn chess_ray_vision_boards_read_to_their_fen() {
     use touchmove::vision::squares::{corners_with_white_at, find_straightened};
@@ -199,5 +202,5 @@ fn chess_ray_vision_boards_read_to_their_fen() {
     }
     t.report("chess-ray-vision warped");
     println!("  squares wrong per board: {wrong_per_board:?}");
-    assert!(t.pieces() >= 0.82 && wrong_per_board.iter().all(|&w| w <= 12), "{:.3} {wrong_per_board:?}", t.pieces());
+    assert!(t.pieces() >= 0.95 && wrong_per_board.iter().all(|&w| w <= 4), "{:.3} {wrong_per_board:?}", t.pieces());
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Rebuilds models/piece.onnx from scratch on this machine's CPUs (about 10 minutes on 2 cores):
+# Rebuilds models/piece.onnx from scratch on this machine's CPUs (about 100 minutes on 2 cores):
 #   1. renders the training crops (examples/piece_data.rs: 500 looks × 6 boards, seeds from
-#      10000, none of them a test's), about 2 minutes;
+#      10000, none of them a test's), about 4 minutes;
 #   2. trains models/piece/train.py with PyTorch in a virtual environment of its own
 #      (.venv-train, PyPI packages pinned in requirements.txt; torch's Linux wheel brings CUDA
 #      libraries along, about 4 GB, although training runs on the CPU);

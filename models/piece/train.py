@@ -3,7 +3,7 @@
 Run by models/piece/rebuild.sh, which renders the data first (examples/piece_data.rs). The
 product only runs the ONNX file; this script needs PyTorch and onnx (pip, see rebuild.sh).
 
-The network reads one square's crop (32 x 32, BGR, 0-1; two squares wide, centred halfway up
+The network reads one square's crop (64 x 64, BGR, 0-1; two squares wide, centred halfway up
 the piece) and gives:
   embedding [n, 32]  unit length: what the square shows, compared with this game's examples;
   logits    [n, 13]  scaled cosines to the 13 trained class directions (0 empty, 1-6 White's
@@ -30,7 +30,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-CROP = 32
+CROP = 64
 CLASSES = 13
 EMBED = 32
 SCALE = 16.0
@@ -40,11 +40,13 @@ NAMES = ["empty", "P", "N", "B", "R", "Q", "K", "p", "n", "b", "r", "q", "k"]
 class PieceNet(nn.Module):
     def __init__(self):
         super().__init__()
-        chans = [3, 12, 24, 48, 64]
+        # 32 pixels a square at the input: a knight's head and a bishop's mitre are a few
+        # pixels each, and at 16 a square they were one blur (knights read as bishops).
+        chans = [3, 12, 24, 48, 64, 64]
         layers = []
-        for i in range(4):
+        for i in range(5):
             layers += [nn.Conv2d(chans[i], chans[i + 1], 3, padding=1, bias=False), nn.BatchNorm2d(chans[i + 1]), nn.ReLU()]
-            if i < 3:
+            if i < 4:
                 layers.append(nn.MaxPool2d(2))
         self.features = nn.Sequential(*layers)
         self.embed = nn.Linear(64, EMBED)
@@ -92,8 +94,9 @@ def augment(x, gen):
     x = torch.rot90(x, turns, dims=(2, 3))
     if r(1).item() < 0.5:
         x = torch.flip(x, dims=(3,))
-    # A shift of up to 3 pixels (pieces set off-centre, corners found a little off).
-    dx, dy = [int(v) for v in torch.randint(-3, 4, (2,), generator=gen)]
+    # A shift of up to a tenth of a square (pieces set off-centre, corners found a little off).
+    most = CROP // 10
+    dx, dy = [int(v) for v in torch.randint(-most, most + 1, (2,), generator=gen)]
     x = torch.roll(x, shifts=(dy, dx), dims=(2, 3))
     return x.clamp(0, 1)
 

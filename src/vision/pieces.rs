@@ -28,7 +28,7 @@ use super::rectify::Rectifier;
 use crate::types::BoardGeometry;
 
 /// Crop side in pixels (the model's input is `[n, 3, CROP, CROP]`).
-pub const CROP: usize = 32;
+pub const CROP: usize = 64;
 /// Pixels per square in the crops: each crop spans two squares.
 const PX: i32 = (CROP / 2) as i32;
 /// The view is rectified at twice the crop's scale and halved by area, so that a board seen
