@@ -13,7 +13,6 @@ use std::process::Command;
 use std::sync::Mutex;
 
 use shakmaty::Role;
-use touchmove::sim::scene::Act;
 use touchmove::sim::scenes::{Staged, staged_scene};
 use touchmove::sim::video::render_scene;
 
@@ -21,12 +20,7 @@ const ROLES: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
 
 /// What one replay recorded for the promotion: the piece, `None` for no promotion recorded.
 fn recorded(exe: &Path, seed: u64, role: Role) -> Result<Option<char>, String> {
-    let mut scene = staged_scene(Staged::UnderPromotion, seed);
-    for act in &mut scene.acts {
-        if let Act::Place { piece: piece @ Some(_), .. } = act {
-            *piece = Some(role);
-        }
-    }
+    let scene = staged_scene(Staged::UnderPromotion, seed).promoting_to(role);
     let dir = std::env::temp_dir().join(format!("touchmove-eval-promotion-{seed}-{}", role.char()));
     render_scene(&scene, &dir, true, |_, _| {}).map_err(|e| format!("seed {seed}: rendering: {e}"))?;
     let out = dir.join("out");

@@ -192,6 +192,12 @@ fn drawn_over(rows: Option<(i32, i32)>) -> opencv::core::Mat {
     drawn_with(&rows.map(|(top, bottom)| opencv::core::Rect::new(200, top, 40, bottom - top)).into_iter().collect::<Vec<_>>())
 }
 
+/// The top-down view of the drawn board, White at the bottom.
+fn drawn_view() -> Rectifier {
+    let g = BoardGeometry { corners: [[80.0, 80.0], [400.0, 80.0], [400.0, 400.0], [80.0, 400.0]], white: ImageSide::Bottom, h1_light: true };
+    Rectifier::new(&g, 32, 0.75).unwrap()
+}
+
 /// The drawn board with plain changes (arms, pieces) where `parts` lie, in picture pixels.
 fn drawn_with(parts: &[opencv::core::Rect]) -> opencv::core::Mat {
     use opencv::core::{Mat, Rect, Scalar};
@@ -213,8 +219,7 @@ fn drawn_with(parts: &[opencv::core::Rect]) -> opencv::core::Mat {
 /// Whether an arm is still reported in the frame after it vanished from view, having reached
 /// over the board as far as `path` says frame by frame (squares).
 fn held_after_vanishing(path: &[f64]) -> bool {
-    let g = BoardGeometry { corners: [[80.0, 80.0], [400.0, 80.0], [400.0, 400.0], [80.0, 400.0]], white: ImageSide::Bottom, h1_light: true };
-    let rect = Rectifier::new(&g, 32, 0.75).unwrap();
+    let rect = drawn_view();
     let mut detector = HandDetector::new();
     for _ in 0..3 {
         assert!(detector.detect(&rect, &rect.warp(&drawn(None)).unwrap()).unwrap().is_empty());
@@ -244,8 +249,7 @@ fn an_arm_withdrawn_to_the_edge_is_gone_at_once_one_lost_elsewhere_is_held() {
 /// id, for as long as it lies where it lay.
 #[test]
 fn an_arm_that_loses_its_way_in_stays_the_players_it_was() {
-    let g = BoardGeometry { corners: [[80.0, 80.0], [400.0, 80.0], [400.0, 400.0], [80.0, 400.0]], white: ImageSide::Bottom, h1_light: true };
-    let rect = Rectifier::new(&g, 32, 0.75).unwrap();
+    let rect = drawn_view();
     let mut detector = HandDetector::new();
     let mut see = |rows: Option<(i32, i32)>| detector.detect(&rect, &rect.warp(&drawn_over(rows)).unwrap()).unwrap();
     for _ in 0..3 {
@@ -279,8 +283,7 @@ fn an_arm_that_loses_its_way_in_stays_the_players_it_was() {
 #[test]
 fn pieces_left_along_the_edge_are_not_the_arm_that_left_them() {
     use opencv::core::Rect;
-    let g = BoardGeometry { corners: [[80.0, 80.0], [400.0, 80.0], [400.0, 400.0], [80.0, 400.0]], white: ImageSide::Bottom, h1_light: true };
-    let rect = Rectifier::new(&g, 32, 0.75).unwrap();
+    let rect = drawn_view();
     let mut detector = HandDetector::new();
     let mut see = |parts: &[Rect]| detector.detect(&rect, &rect.warp(&drawn_with(parts)).unwrap()).unwrap();
     for _ in 0..3 {
@@ -307,8 +310,7 @@ fn pieces_left_along_the_edge_are_not_the_arm_that_left_them() {
 fn something_passing_across_the_view_has_no_fingertips() {
     use opencv::core::{Rect, Scalar};
     use opencv::imgproc;
-    let g = BoardGeometry { corners: [[80.0, 80.0], [400.0, 80.0], [400.0, 400.0], [80.0, 400.0]], white: ImageSide::Bottom, h1_light: true };
-    let rect = Rectifier::new(&g, 32, 0.75).unwrap();
+    let rect = drawn_view();
     let mut detector = HandDetector::new();
     for _ in 0..3 {
         assert!(detector.detect(&rect, &rect.warp(&drawn(None)).unwrap()).unwrap().is_empty());

@@ -96,12 +96,7 @@ fn a_promotion_in_an_endgame_given_by_fen_is_recorded_with_its_piece() {
     use shakmaty::Role;
     for (role, seed) in [(Role::Knight, 4), (Role::Queen, 2), (Role::Rook, 1), (Role::Bishop, 3), (Role::Knight, 9)] {
         let dir = temp(&format!("promotion-{seed}-{}", role.char()));
-        let mut scene = staged_scene(Staged::UnderPromotion, seed);
-        for act in &mut scene.acts {
-            if let touchmove::sim::scene::Act::Place { piece: piece @ Some(_), .. } = act {
-                *piece = Some(role);
-            }
-        }
+        let scene = staged_scene(Staged::UnderPromotion, seed).promoting_to(role);
         render_scene(&scene, &dir, true, |_, _| {}).unwrap();
         let white = touchmove::sim::camera::Camera::new(&scene.camera).white_edge();
         let out = dir.join("out");

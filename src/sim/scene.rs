@@ -193,6 +193,17 @@ pub enum SceneError {
 }
 
 impl Scene {
+    /// The same scene with every piece a hand brings onto the board from off it (a promotion's
+    /// new piece) made a `role`: the under-promotion scene promoting to each piece in turn.
+    pub fn promoting_to(mut self, role: Role) -> Scene {
+        for act in &mut self.acts {
+            if let Act::Place { piece: piece @ Some(_), .. } = act {
+                *piece = Some(role);
+            }
+        }
+        self
+    }
+
     pub fn parse(text: &str) -> Result<Scene, SceneError> {
         let scene: Scene = serde_json::from_str(text)?;
         scene.start_position()?;

@@ -124,7 +124,7 @@ impl Promotions {
             if self.arrived[i] > 0 && obs.state != SquareState::Occluded && self.named[i].is_some() {
                 obs.role = self.named[i];
             }
-            if let (true, Some(told)) = (self.arrived[i] > 0 && obs.state == SquareState::Piece, self.told[i]) {
+            if self.arrived[i] > 0 && obs.state == SquareState::Piece && let Some(told) = self.told[i] {
                 obs.state = told;
             }
         }
