@@ -103,7 +103,13 @@ impl Tracker {
             let since = self.clear_at[i] - STAY_LAG_SECS;
             let on_it = self.longest_on(shakmaty::Bitboard::from_square(sq), since).filter(came_before);
             let who = on_it.or_else(|| self.longest_on(shakmaty::attacks::king_attacks(sq), since).filter(came_before));
-            let revealed = obs.t - self.hidden_at[i] <= REVEAL_SECS;
+            // Uncovered by an arm, that is: a square vision alone could not read, with no arm on
+            // it or beside it (the shade an arm leaves as it goes, a shadow crossing the board),
+            // was not hidden, and what it then shows is no likelier than any change no hand was
+            // near (the rendered under-promotion scene: g8, shaded as the hand pressed the
+            // clock, read white for a dozen frames, a false 7.6).
+            let by_arm = self.hid_first[i].is_some() || self.covered_at[i] >= self.hid_since[i];
+            let revealed = by_arm && obs.t - self.hidden_at[i] <= REVEAL_SECS;
             // A change seen only as an arm uncovered the square, with the fingertips seen
             // beside it and never on it, must last as long as any change revealed: a square
             // just uncovered is misread more often than one in plain view (scholarsMate2019-

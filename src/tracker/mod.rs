@@ -530,3 +530,5 @@ mod reach;
 
 #[cfg(test)]
 mod resumed;
+#[cfg(test)]
+mod shade;
