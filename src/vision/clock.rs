@@ -210,6 +210,16 @@ impl ClockWatch {
         let w = self.size.width as usize;
         let b = self.bx;
         let mid = b.y + b.height / 2;
+        // What covers the box's third nearest the board does not count: a hand on its way to
+        // or from the board's side (fetching a piece for a promotion, setting a captured one
+        // down) crosses the clock's near edge, while a press comes down on the button, which
+        // stands back from it (the rendered under-promotion scene: the hand fetching the new
+        // queen beside the board covered that edge of White's half, a false 7.5.3). The share
+        // is still of the whole half: a button left up by the other player's press changes as
+        // much of the half as before, short of a press (rendered game 250). Strips run away
+        // from the board beside h, towards it beside a.
+        let near = b.width / 3;
+        let counted = if self.beside == 'h' { b.x + near..b.x + b.width } else { b.x..b.x + b.width - near };
         let mut count = [0usize; 2];
         let mut total = [0usize; 2];
         for y in b.y..b.y + b.height {
@@ -222,7 +232,7 @@ impl ClockWatch {
                 }
                 let i = p * 3;
                 total[side] += 1;
-                count[side] += (d[i].max(d[i + 1]).max(d[i + 2]) as i32 > COVER_LEVEL) as usize;
+                count[side] += (counted.contains(&x) && d[i].max(d[i + 1]).max(d[i + 2]) as i32 > COVER_LEVEL) as usize;
             }
         }
         Ok([count[0] as f64 / total[0].max(1) as f64, count[1] as f64 / total[1].max(1) as f64])
@@ -427,6 +437,20 @@ mod tests {
         // An arm over both halves (reaching across) is no one's press.
         let across = arm(&rest, true, 2.8);
         assert!(presses(&mut watch, &[&across, &across, &across]).iter().all(|p| *p == [false, false]));
+    }
+
+    #[test]
+    fn a_hand_passing_between_the_board_and_the_clock_presses_nothing() {
+        let r = rect();
+        let rest = with_clock(true);
+        let mut watch = ClockWatch::find(&rest, &r).unwrap().unwrap();
+        // White's hand fetching a piece from beside the board, over the clock's edge nearest
+        // the board, well into White's half; then the same hand on the button.
+        let mut passing = rest.clone();
+        fill(&mut passing, area((8.6, 9.9), (-6.0, 3.6)), [90.0, 140.0, 200.0]);
+        assert!(presses(&mut watch, &[&rest, &passing, &passing, &passing]).iter().all(|p| *p == [false, false]));
+        let press = arm(&rest, true, 0.8);
+        assert_eq!(presses(&mut watch, &[&rest, &rest, &press, &press]).last(), Some(&[true, false]));
     }
 
     #[test]
