@@ -107,11 +107,10 @@ impl Promotions {
                 let picked: Vec<f32> = due.iter().flat_map(|&i| crops[i * per..(i + 1) * per].iter().copied()).collect();
                 if let Ok(guesses) = self.reader.read_trained(&picked) {
                     for (&i, g) in due.iter().zip(&guesses) {
-                        let white = match squares[i].state {
-                            SquareState::Piece => Square::new(i as u32).rank() == shakmaty::Rank::Eighth,
-                            _ if !self.learned => Square::new(i as u32).rank() == shakmaty::Rank::Eighth,
-                            s => s == SquareState::White,
-                        };
+                        // A colour the square reader could not tell, or guessed from typical
+                        // looks, is the one that promotes on this rank.
+                        let unsure = squares[i].state == SquareState::Piece || !self.learned;
+                        let white = if unsure { Square::new(i as u32).rank() == shakmaty::Rank::Eighth } else { squares[i].state == SquareState::White };
                         let first = if white { 1 } else { 7 };
                         let best = (first..first + 6)
                             .filter(|&c| piece_of(c).is_some_and(|p| CANDIDATES.contains(&p.role)))
@@ -124,7 +123,6 @@ impl Promotions {
                         // Likewise one the typical looks read as the other side's (under-
                         // promotion seed 16: a wooden knight on a wooden board, read black).
                         let side: f32 = g.probabilities[first..first + 6].iter().sum();
-                        let unsure = squares[i].state == SquareState::Piece || !self.learned;
                         self.told[i] = (unsure && side >= MODEL_SURE).then_some(if white { SquareState::White } else { SquareState::Black });
                         // And one the typical looks read where the model sees an empty square is
                         // a shade, not a piece (seed 13: g8, a light square the drifting
@@ -140,11 +138,14 @@ impl Promotions {
             }
         }
         for (i, obs) in squares.iter_mut().enumerate().take(64) {
-            if self.arrived[i] > 0 && obs.state != SquareState::Occluded && self.named[i].is_some() {
-                obs.role = self.named[i];
+            if self.arrived[i] == 0 || obs.state == SquareState::Occluded {
+                continue;
             }
-            if self.arrived[i] > 0 && obs.state != SquareState::Occluded && let Some(told) = self.told[i] {
+            if let Some(told) = self.told[i] {
                 obs.state = told;
+            }
+            if obs.state != SquareState::Empty && self.named[i].is_some() {
+                obs.role = self.named[i];
             }
         }
     }
