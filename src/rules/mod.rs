@@ -359,6 +359,12 @@ impl Rules {
         if let Some(j) = self.just_moved.as_mut().filter(|j| j.color == side && j.at == sq) {
             j.lifted = true;
         }
+        // A hand that has left holds nothing: a lift told after its leave (found late, as the
+        // arm uncovered the square) is a piece it took away, as its leave would have said.
+        // Held on, it kept every later move of its side made by hand from being seen.
+        if self.hands.get(&hand).is_some_and(|h| h.left.is_some()) {
+            self.phys.drop_held(hand);
+        }
         self.evaluate(false);
     }
 
@@ -631,6 +637,25 @@ impl Rules {
 mod contradictions {
     //! Events that contradict the board are reported as `state` and skipped, never a panic.
     use super::testkit::*;
+
+    /// A lift told after its hand left (found late, as the arm uncovered the square) is a piece
+    /// that hand took away: held on, it kept every later move of its side made by hand from
+    /// being seen (rendered game 415: the h1 rook of O-O, told lifted by an arm already gone,
+    /// the castling told by the board, then 13. f4 called an illegal move at the clock).
+    #[test]
+    fn a_lift_told_after_its_hand_left_holds_nothing_back() {
+        let d = Script::new()
+            .enter(0, W)
+            .leave(0)
+            .lift(0, "g1")
+            .board("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R", true)
+            .mv("e7e5")
+            .mv("e2e4")
+            .clock(W)
+            .run();
+        assert_eq!(sans(&d), ["Nf3", "e5", "e4"]);
+        assert!(violations(&d).is_empty(), "{d:?}");
+    }
 
     #[test]
     fn a_lift_from_an_empty_square_is_a_state_line() {
