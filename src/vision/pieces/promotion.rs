@@ -43,7 +43,8 @@ pub struct Promotions {
     /// colour for a promotion that captures (0: not lately).
     arrived: [u16; 64],
     named: [Option<Role>; 64],
-    /// The colour the model gives a piece whose colour the square reader could not tell.
+    /// What the model tells a square whose colour the square reader cannot vouch for: the
+    /// promoting side's piece, or (typical looks only) no piece.
     told: [Option<SquareState>; 64],
     /// Whether the square reader learned this board's look from the first frame: if not, its
     /// colours are the model's to correct on the far rank.
@@ -70,6 +71,13 @@ impl Promotions {
         Ok(Promotions { cutter, reader, last: SquareState::of_board(known), arrived: [0; 64], named: [None; 64], told: [None; 64], learned })
     }
 
+    /// Whether the square reader's colour for a square read `state` cannot be taken as read: a
+    /// piece of colour untold, or any colour guessed from typical looks (a position too sparse
+    /// to learn the board from). On a far rank such a piece is the promoting side's.
+    fn colour_unsure(&self, state: SquareState) -> bool {
+        state == SquareState::Piece || !self.learned
+    }
+
     /// Gives a promoted piece's role to the first- and last-rank squares of `squares` where a
     /// piece arrived lately.
     pub fn name(&mut self, frame: &Mat, squares: &mut [SquareObs]) {
@@ -93,9 +101,9 @@ impl Promotions {
             self.last[i] = obs.state;
             // A pawn promotes on the far rank only: White's pieces on the eighth, Black's on the
             // first. A king or rook castling onto its own first rank is never named.
-            // A piece of colour untold arriving there is taken for the one that promotes there.
-            // So is any piece, where the square reader's colours are typical looks' guesses.
-            let far = obs.state == SquareState::Piece || !self.learned || (obs.state == SquareState::White) == (sq.rank() == shakmaty::Rank::Eighth);
+            // A piece whose colour the square reader cannot vouch for is taken for the one
+            // that promotes there.
+            let far = self.colour_unsure(obs.state) || (obs.state == SquareState::White) == (sq.rank() == shakmaty::Rank::Eighth);
             if far && self.arrived[i] > 0 && self.arrived[i] <= NAMING_FRAMES && (self.arrived[i] - 1) % EVERY == 0 {
                 due.push(i);
             }
@@ -107,9 +115,7 @@ impl Promotions {
                 let picked: Vec<f32> = due.iter().flat_map(|&i| crops[i * per..(i + 1) * per].iter().copied()).collect();
                 if let Ok(guesses) = self.reader.read_trained(&picked) {
                     for (&i, g) in due.iter().zip(&guesses) {
-                        // A colour the square reader could not tell, or guessed from typical
-                        // looks, is the one that promotes on this rank.
-                        let unsure = squares[i].state == SquareState::Piece || !self.learned;
+                        let unsure = self.colour_unsure(squares[i].state);
                         let white = if unsure { Square::new(i as u32).rank() == shakmaty::Rank::Eighth } else { squares[i].state == SquareState::White };
                         let first = if white { 1 } else { 7 };
                         let best = (first..first + 6)
