@@ -65,7 +65,6 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
             let reach = 20.0;
             let truth: Vec<_> = world.hands.iter().filter(|h| h.tip[0].abs() < reach && h.tip[1].abs() < reach).collect();
             *confusion.entry((hands.len(), truth.len())).or_insert(0) += 1;
-            if std::env::var_os("HDBG").is_some() && hands.len() != truth.len() { eprintln!("HDBG {k} {f} found {} truth {} {:?}", hands.len(), truth.len(), hands.iter().map(|h| (h.extremity_square, h.covers.len())).collect::<Vec<_>>()); }
             frames += 1;
             if hands.len() == truth.len() {
                 count_right += 1;
@@ -86,7 +85,6 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
                 if h.extremity_square == square_at(t.tip) {
                     tips_right += 1;
                 }
-                if std::env::var_os("HDBG").is_some() { eprintln!("TIP {k} {f} {:?} {:?}", h.extremity_square, square_at(t.tip)); }
             }
         }
     }
@@ -96,7 +94,7 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     println!("hand count right in {count_right}/{frames} frames ({:.1}%), fingertip square right in {tips_right}/{tips} ({:.1}%)", count_rate * 100.0, tip_rate * 100.0);
     let touch_rate = touches_right as f64 / touches.max(1) as f64;
     println!("touched square right in {touches_right}/{touches} touches ({:.1}%); missed (scene, frame, square, read): {touch_misses:?}", touch_rate * 100.0);
-    // Measured here: hand count 95.5%, the fingertips' square 73% of all frames with one arm
+    // Measured here: hand count 95.5%, the fingertips' square 72% of all frames with one arm
     // (most of them arms travelling above the pieces, whose tips are not at a piece's height)
     // and 92.6% of the touches and grasps (issue #4 asks 99% and 95%). The misses: an arm seen a
     // few frames late as it comes in over the board's edge (or early, its shadow first), one
@@ -329,62 +327,6 @@ fn something_passing_across_the_view_has_no_fingertips() {
     }
     let seen = detector.detect(&rect, &rect.warp(&arm).unwrap()).unwrap();
     assert!(seen.iter().any(|h| h.extremity_square.is_some()), "{seen:?}");
-}
-
-/// The drawn board with White's arm up the d-file: its sleeve from the view's edge to picture
-/// row `sleeve`, then its hand, nearly the colour of the light squares (15 levels off), up to
-/// row `hand` — a change over the dark squares only, patches cut off from the sleeve — and the
-/// pieces in `parts`.
-fn drawn_light_hand(sleeve: i32, hand: i32, parts: &[opencv::core::Rect]) -> opencv::core::Mat {
-    drawn_light_hand_at(sleeve, hand, 0, parts)
-}
-
-/// [`drawn_light_hand`], its hand `dx` pixels to the right.
-fn drawn_light_hand_at(sleeve: i32, hand: i32, dx: i32, parts: &[opencv::core::Rect]) -> opencv::core::Mat {
-    use opencv::core::{Rect, Scalar};
-    let mut img = drawn_with(&[[Rect::new(200, sleeve, 40, 480 - sleeve)].as_slice(), parts].concat());
-    opencv::imgproc::rectangle(&mut img, Rect::new(204 + dx, hand, 32, sleeve - hand), Scalar::all(215.0), -1, opencv::imgproc::LINE_8, 0).unwrap();
-    img
-}
-
-/// A hand the colour of the light squares shows only over the dark ones, as patches cut off
-/// from its arm (the rendered under-promotion scene, seed 24: the patches over d7 and e7 were
-/// read as white pieces, and the pawn lifted from e7 was never missed). They are the arm's: the
-/// squares under the hand are hidden and its fingertips are at its end, for as long as it stays
-/// there. A piece the arm set down and left behind as it withdrew is not.
-#[test]
-fn a_hand_the_colour_of_the_light_squares_is_one_with_its_arm() {
-    use opencv::core::Rect;
-    use shakmaty::Square;
-    let rect = drawn_view();
-    let mut detector = HandDetector::new();
-    let mut see = |img: opencv::core::Mat| detector.detect(&rect, &rect.warp(&img).unwrap()).unwrap();
-    for _ in 0..3 {
-        assert!(see(drawn_with(&[])).is_empty());
-    }
-    // The arm comes in, its hand in shade (seen whole), up to d6.
-    for top in [330, 290, 250, 200, 170] {
-        assert_eq!(see(drawn_over(Some((top, 480)))).len(), 1);
-    }
-    // Out of the shade: its sleeve ends on d2, its hand over d3–d6 shows over d4 and d6 only,
-    // two patches a light square apart from the sleeve and from each other. It holds nearly
-    // still there, as a hand setting a piece down does (its fingertips stir a little).
-    for frame in 0..20 {
-        let stir = 2 * (frame % 2);
-        let seen = see(drawn_light_hand_at(330, 170 + stir, stir, &[]));
-        assert_eq!(seen.len(), 1, "frame {frame}: {seen:?}");
-        assert!([Square::D4, Square::D5, Square::D6].iter().all(|s| seen[0].covers.contains(s)), "frame {frame}: {:?}", seen[0].covers);
-        assert!(matches!(seen[0].extremity_square, Some(Square::D6 | Square::D7)), "frame {frame}: {:?}", seen[0].extremity_square);
-    }
-    // It sets a piece down on d4 and withdraws, leaving the piece behind.
-    let piece = [Rect::new(208, 248, 24, 24)];
-    for bottom_of_hand in [250, 290, 330] {
-        see(drawn_light_hand(330, bottom_of_hand, &piece));
-    }
-    for sleeve in [370, 410, 450] {
-        let seen = see(drawn_light_hand(sleeve, sleeve, &piece));
-        assert!(seen.iter().all(|h| !h.covers.contains(&Square::D4) && h.extremity_square != Some(Square::D4)), "sleeve to row {sleeve}: {seen:?}");
-    }
 }
 
 /// A low camera aslant behind White's edge (rendered game 230's look, seed 46): Black's queen
