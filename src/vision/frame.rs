@@ -200,13 +200,15 @@ impl Vision {
         // Black's king read white (the rendered under-promotion scene, seed 10). Looks learned
         // from the initial position are held by 64 known squares, and follow the light beside
         // arms too: kept from them, scholarsMate2019-11-18.avi lost 1. e4 and read a false 7.6.
-        let mut clear = reading.squares.clone();
-        if !self.learned {
+        if self.learned {
+            self.squares.adapt_reading(&reading, &reading.squares);
+        } else {
+            let mut clear = reading.squares.clone();
             for sq in hidden {
                 clear[usize::from(sq)] = crate::types::SquareObs::OCCLUDED;
             }
+            self.squares.adapt_reading(&reading, &clear);
         }
-        self.squares.adapt_reading(&reading, &clear);
         let mut squares = reading.squares.clone();
         self.memory.apply(&reading, &mut squares, hidden);
         let misfits: shakmaty::Bitboard =
