@@ -94,7 +94,7 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     println!("hand count right in {count_right}/{frames} frames ({:.1}%), fingertip square right in {tips_right}/{tips} ({:.1}%)", count_rate * 100.0, tip_rate * 100.0);
     let touch_rate = touches_right as f64 / touches.max(1) as f64;
     println!("touched square right in {touches_right}/{touches} touches ({:.1}%); missed (scene, frame, square, read): {touch_misses:?}", touch_rate * 100.0);
-    // Measured here: hand count 95.5%, the fingertips' square 72% of all frames with one arm
+    // Measured here: hand count 95.5%, the fingertips' square 73% of all frames with one arm
     // (most of them arms travelling above the pieces, whose tips are not at a piece's height)
     // and 92.6% of the touches and grasps (issue #4 asks 99% and 95%). The misses: an arm seen a
     // few frames late as it comes in over the board's edge (or early, its shadow first), one
@@ -327,6 +327,149 @@ fn something_passing_across_the_view_has_no_fingertips() {
     }
     let seen = detector.detect(&rect, &rect.warp(&arm).unwrap()).unwrap();
     assert!(seen.iter().any(|h| h.extremity_square.is_some()), "{seen:?}");
+}
+
+/// The drawn board with White's arm up the d-file: its sleeve from the view's edge to picture
+/// row `sleeve`, then its hand, nearly the colour of the light squares (15 levels off), up to
+/// row `hand` — a change over the dark squares only, patches cut off from the sleeve — and the
+/// pieces in `parts`.
+fn drawn_light_hand(sleeve: i32, hand: i32, parts: &[opencv::core::Rect]) -> opencv::core::Mat {
+    drawn_light_hand_at(sleeve, hand, 0, parts)
+}
+
+/// [`drawn_light_hand`], its hand `dx` pixels to the right.
+fn drawn_light_hand_at(sleeve: i32, hand: i32, dx: i32, parts: &[opencv::core::Rect]) -> opencv::core::Mat {
+    use opencv::core::{Rect, Scalar};
+    let mut img = drawn_with(&[[Rect::new(200, sleeve, 40, 480 - sleeve)].as_slice(), parts].concat());
+    opencv::imgproc::rectangle(&mut img, Rect::new(204 + dx, hand, 32, sleeve - hand), Scalar::all(215.0), -1, opencv::imgproc::LINE_8, 0).unwrap();
+    img
+}
+
+/// A hand the colour of the light squares shows only over the dark ones, as patches cut off
+/// from its arm (the rendered under-promotion scene, seed 24: the patches over d7 and e7 were
+/// read as white pieces, and the pawn lifted from e7 was never missed). They are the arm's: the
+/// squares under the hand are hidden and its fingertips are at its end, for as long as it stays
+/// there. A piece the arm set down and left behind as it withdrew is not.
+#[test]
+fn a_hand_the_colour_of_the_light_squares_is_one_with_its_arm() {
+    use opencv::core::Rect;
+    use shakmaty::Square;
+    let rect = drawn_view();
+    let mut detector = HandDetector::new();
+    let mut see = |img: opencv::core::Mat| detector.detect(&rect, &rect.warp(&img).unwrap()).unwrap();
+    for _ in 0..3 {
+        assert!(see(drawn_with(&[])).is_empty());
+    }
+    // The arm comes in, its hand in shade (seen whole), up to d6.
+    for top in [330, 290, 250, 200, 170] {
+        assert_eq!(see(drawn_over(Some((top, 480)))).len(), 1);
+    }
+    // Out of the shade: its sleeve ends on d2, its hand over d3–d6 shows over d4 and d6 only,
+    // two patches a light square apart from the sleeve and from each other. It holds nearly
+    // still there, as a hand setting a piece down does (its fingertips stir a little). The
+    // frame it comes out, all of it changes, as an arm on the move does, and is not judged.
+    for frame in 0..20 {
+        let stir = 2 * (frame % 2);
+        let seen = see(drawn_light_hand_at(330, 170 + stir, stir, &[]));
+        if frame == 0 {
+            continue;
+        }
+        assert_eq!(seen.len(), 1, "frame {frame}: {seen:?}");
+        assert!([Square::D4, Square::D5, Square::D6].iter().all(|s| seen[0].covers.contains(s)), "frame {frame}: {:?}", seen[0].covers);
+        assert!(matches!(seen[0].extremity_square, Some(Square::D6 | Square::D7)), "frame {frame}: {:?}", seen[0].extremity_square);
+    }
+    // It sets a piece down on d4 and withdraws, leaving the piece behind.
+    let piece = [Rect::new(208, 248, 24, 24)];
+    for bottom_of_hand in [250, 290, 330] {
+        see(drawn_light_hand(330, bottom_of_hand, &piece));
+    }
+    for sleeve in [370, 410, 450] {
+        let seen = see(drawn_light_hand(sleeve, sleeve, &piece));
+        assert!(seen.iter().all(|h| !h.covers.contains(&Square::D4) && h.extremity_square != Some(Square::D4)), "sleeve to row {sleeve}: {seen:?}");
+    }
+}
+
+/// `img` with a body leaning in over White's edge: a soft shade over the near half of the board,
+/// `depth` levels darker at its heart, none at its rim.
+fn shaded(mut img: opencv::core::Mat, depth: f64) -> opencv::core::Mat {
+    use opencv::prelude::*;
+    let cols = img.cols() as usize;
+    let data = img.data_bytes_mut().unwrap();
+    for (i, px) in data.chunks_exact_mut(3).enumerate() {
+        let (x, y) = ((i % cols) as f64, (i / cols) as f64);
+        let d = (x - 220.0).hypot(y - 440.0);
+        let shade = depth * (1.0 - (d - 200.0).max(0.0) / 60.0).clamp(0.0, 1.0);
+        for c in px {
+            *c = (f64::from(*c) - shade).clamp(0.0, 255.0) as u8;
+        }
+    }
+    img
+}
+
+/// Through a real camera much of the picture differs a little from the settled view while a
+/// player leans in (the light shifts, the camera compresses: the real clip `knightvision`, a
+/// tenth of the unchanged board by 10 to 16 levels). A piece the arm set down, lying still as
+/// the arm withdraws, joined to it by that faint change only, is no part of it (that clip's
+/// pawn just set on e5 was: it and e4 were hidden until the clip ended, and 1... e5 was never
+/// recorded).
+#[test]
+fn a_piece_left_behind_in_a_leaning_player_s_shade_is_no_part_of_the_arm() {
+    use opencv::core::Rect;
+    use shakmaty::Square;
+    let rect = drawn_view();
+    let mut detector = HandDetector::new();
+    let mut frame = 0;
+    let mut see = |parts: &[Rect]| {
+        frame += 1;
+        let depth = if parts.is_empty() { 0.0 } else { 14.0 + f64::from(frame % 3) };
+        detector.detect(&rect, &rect.warp(&shaded(drawn_with(parts), depth)).unwrap()).unwrap()
+    };
+    for _ in 0..3 {
+        assert!(see(&[]).is_empty());
+    }
+    // The arm comes in up the d-file to d5 and sets a piece down on d4.
+    for top in [330, 290, 250, 210, 210] {
+        assert_eq!(see(&[Rect::new(200, top, 40, 480 - top)]).len(), 1);
+    }
+    // It lets go and draws back a little, then away.
+    let piece = Rect::new(208, 248, 24, 24);
+    for top in [210, 250, 290, 290, 290] {
+        see(&[Rect::new(200, top, 40, 480 - top), piece]);
+    }
+    for top in [330, 370, 410] {
+        let seen = see(&[Rect::new(200, top, 40, 480 - top), piece]);
+        assert!(seen.iter().all(|h| !h.covers.contains(&Square::D4) && h.extremity_square != Some(Square::D4)), "arm to row {top}: {seen:?}");
+    }
+}
+
+/// Specks of change just beyond an arm's end (its blurred fringe, the shadow of the piece it
+/// lifts) are no part of its hand, even where a faint change joins them to it: they do not draw
+/// its fingertips a square on (the real clip `scholarsmate.avi`: specks by the fingers lifting
+/// the pawn from e2 drew them onto d2, and the lift went unseen).
+#[test]
+fn specks_by_an_arm_do_not_draw_its_fingertips_on() {
+    use opencv::core::{Rect, Scalar};
+    use shakmaty::Square;
+    let rect = drawn_view();
+    let mut detector = HandDetector::new();
+    let mut see = |img: opencv::core::Mat| detector.detect(&rect, &rect.warp(&img).unwrap()).unwrap();
+    for _ in 0..3 {
+        assert!(see(drawn_with(&[])).is_empty());
+    }
+    for top in [380, 340, 300, 290] {
+        assert_eq!(see(drawn_over(Some((top, 480)))).len(), 1);
+    }
+    // Its end on d3 (rows 280–320), specks over d4 joined to it by a faint change.
+    for frame in 0..6 {
+        let mut img = drawn_over(Some((290, 480)));
+        opencv::imgproc::rectangle(&mut img, Rect::new(200, 250, 40, 40), Scalar::new(105.0, 105.0, 105.0, 0.0), -1, opencv::imgproc::LINE_8, 0).unwrap();
+        for x in [206, 224] {
+            opencv::imgproc::rectangle(&mut img, Rect::new(x + frame % 2, 256, 9, 9), Scalar::new(120.0, 150.0, 210.0, 0.0), -1, opencv::imgproc::LINE_8, 0).unwrap();
+        }
+        let seen = see(img);
+        assert_eq!(seen.len(), 1, "frame {frame}: {seen:?}");
+        assert_eq!(seen[0].extremity_square, Some(Square::D3), "frame {frame}: {seen:?}");
+    }
 }
 
 /// A low camera aslant behind White's edge (rendered game 230's look, seed 46): Black's queen

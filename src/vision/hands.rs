@@ -8,8 +8,10 @@
 //! camera does to the whole view (exposure, white balance) is applied to the settled view at
 //! once, and a shadow, however deep, is told from an arm by the board's pattern still showing
 //! through it. Skin colour plays no part, so sleeves, gloves and any skin tone are hands alike.
-//! Regions are followed from frame to frame by overlap, so two arms stay two and keep their
-//! ids; an arm lost for a few frames keeps its id and, briefly, its place. The fingertips are
+//! A hand the colour of the light squares shows only over the dark ones, as patches cut off from
+//! its arm; the faint difference it still makes over the light squares joins them to it (see
+//! `parts`). Regions are followed from frame to frame by overlap, so two arms stay two and keep
+//! their ids; an arm lost for a few frames keeps its id and, briefly, its place. The fingertips are
 //! the region's far end over the board from where it enters (of its part that stirred lately:
 //! not a piece just set down, still joined to it), put back over the square they hover above
 //! with the camera's pose (they hold at a piece's height, not on the board).
@@ -25,9 +27,11 @@ use super::rectify::Rectifier;
 use crate::types::{EXTREMITY_HEIGHT, HandObs};
 
 mod edges;
+mod parts;
 mod settle;
 mod view;
 use edges::{entries, heads_out, nearest_side, player_of, side_of, spans_view};
+use parts::arm_parts;
 use view::{changed, follow_exposure, gain, unshade};
 
 /// Frame-to-frame change (any channel) that counts as motion at a pixel.
@@ -147,6 +151,9 @@ struct Seen {
     furthest: f32,
     /// See [`settle::Settled::arm_age`].
     arm_age: Option<u32>,
+    /// How far in, in squares from where it came in, its own part reached then (without the
+    /// patches of its hand joined to it: see [`HandDetector::hand_fragments`]).
+    own_reach: Option<f32>,
 }
 
 /// How far an arm reaches over the board, in squares from where it came in.
@@ -171,40 +178,6 @@ impl Default for HandDetector {
     fn default() -> Self {
         HandDetector { background: None, last_smooth: None, calm: Vec::new(), previous: Vec::new(), next_id: 0, pose: None, fading: Vec::new(), picture: None, heads_out: [false; 4] }
     }
-}
-
-/// Per label, the region it is reported as part of (0: none). A region that comes in from the
-/// edge is its own. Over the board's frame an arm the frame's colour goes unseen, and the hand
-/// shows apart from its wrist (rendered game 230: White's hand on a2, cut off from a strip of
-/// wrist too small to be an arm, went unreported, and a1 under it was read empty): a change that
-/// does not reach the margin's outer part, lies within half a square of an arm's wrist (the arm
-/// beyond the playing area) and goes on from an arm seen the frame before is part of that arm.
-/// Not the square the hand just left or the piece it just set down: they lie by the hand, not
-/// its wrist, and are no arm's continuation; nor what lies by a change at the edge that is no arm.
-fn arm_parts(labels: &Mat, entries: &[Option<[f64; 2]>], settled: &settle::Settled, board: Rect, px: i32) -> Result<Vec<usize>, VisionError> {
-    let n = entries.len();
-    let mut owner: Vec<usize> = (0..n).map(|l| if entries[l].is_some() { l } else { 0 }).collect();
-    let arms: Vec<usize> = (1..n).filter(|&l| entries[l].is_some() && settled.arm_age[l].is_some() && !settled.settled[l]).collect();
-    let loose: Vec<bool> = (0..n).map(|l| l > 0 && owner[l] == 0 && !settled.settled[l] && settled.lately[l].is_some()).collect();
-    if arms.is_empty() || !loose.contains(&true) {
-        return Ok(owner);
-    }
-    let data = labels.data_typed::<i32>()?;
-    let gap = 2 * (px / 2) + 1;
-    let k = imgproc::get_structuring_element(imgproc::MORPH_RECT, Size::new(gap, gap), Point::new(-1, -1))?;
-    for a in arms {
-        let (mut wrist, mut near) = (Mat::default(), Mat::default());
-        core::compare(labels, &Scalar::all(a as f64), &mut wrist, core::CMP_EQ)?;
-        Mat::roi_mut(&mut wrist, board)?.set_to(&Scalar::all(0.0), &core::no_array())?;
-        imgproc::dilate(&wrist, &mut near, &k, Point::new(-1, -1), 1, core::BORDER_CONSTANT, Scalar::all(0.0))?;
-        for (&b, &l) in near.data_bytes()?.iter().zip(data) {
-            let l = l as usize;
-            if b != 0 && loose[l] && owner[l] == 0 {
-                owner[l] = a;
-            }
-        }
-    }
-    Ok(owner)
 }
 
 /// Whether at least half of `mask` lies on `on` (none where there is no `on`).
@@ -288,7 +261,8 @@ impl HandDetector {
         let settled = self.settle(view, &closed, &labels, &entries, &area, rect.px)?;
         let scenery = settled_mask(&labels, &settled.ghosts)?;
         let prints = settled_mask(&labels, &settled.resting)?;
-        let owner = arm_parts(&labels, &entries, &settled, rect.board_rect(), rect.px)?;
+        let mut owner = arm_parts(&labels, &entries, &settled, rect.board_rect(), rect.px)?;
+        let own_reach = self.hand_fragments(view, &labels, &entries, &settled, &area, &mut owner, rect)?;
         // A print at rest is no arm, though it has not settled yet.
         let quiet: Vec<bool> = settled.settled.iter().zip(&settled.resting).map(|(a, b)| *a || *b).collect();
         let mut regions = self.regions(rect, &labels, &entries, &area, &quiet, &owner, &settled.reaching)?;
@@ -307,7 +281,7 @@ impl HandDetector {
             let obs = self.describe(rect, id, &r)?;
             let before = self.previous.iter().find(|p| p.id == id).map_or(0.0, |p| p.furthest);
             let furthest = reach(rect, r.entry, &obs).max(before);
-            now.push(Seen { id, mask: r.mask.try_clone()?, entry: r.entry, age: 0, last: obs.clone(), furthest, arm_age: settled.arm_age[r.label as usize] });
+            now.push(Seen { id, mask: r.mask.try_clone()?, entry: r.entry, age: 0, last: obs.clone(), furthest, arm_age: settled.arm_age[r.label as usize], own_reach: own_reach[r.label as usize].map(|d| (d / f64::from(rect.px)) as f32) });
             out.push(obs);
         }
         // An arm lost for a moment (blur, an arm the colour of the table) is still there: it is
@@ -331,7 +305,10 @@ impl HandDetector {
                 // it was the print, the arm split off it and is about; remembered, its id goes
                 // to the arm where it shows again.
                 if p.age <= HOLD_FRAMES && !mostly_on(&p.mask, &prints)? {
-                    let last = reach(rect, p.entry, &p.last);
+                    // By its own part: patches of its hand joined to it may be what it left behind
+                    // (rendered game 220: the knight just set on f8, its fingertips read a
+                    // square in, held three frames after it had gone).
+                    let last = p.own_reach.map_or(reach(rect, p.entry, &p.last), |own| reach(rect, p.entry, &p.last).min(own));
                     let withdrawn = last < HOLD_REACH && p.furthest >= last + WITHDRAWN_BY;
                     if withdrawn {
                         self.fading.extend(p.last.covers.iter().copied());
