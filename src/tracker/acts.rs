@@ -5,7 +5,7 @@
 
 use shakmaty::{Color, Piece, Role, Square};
 
-use super::{Act, HandTrack, Held, LOOSE_SECS, Tracker, can_stand, castling, on_far_rank, reaches};
+use super::{Act, HandTrack, Held, LOOSE_SECS, Tracker, Visit, can_stand, castling, on_far_rank, reaches};
 use crate::types::{EventKind, HandId, Side, SquareState};
 
 /// Frames after the fingertips left a square with its piece in which a rest on a neighbour is
@@ -207,12 +207,11 @@ impl Tracker {
             };
             let hand = HandId(self.hands.get(&id).map_or(id, |t| t.event_id));
             if act.lift {
-                // This lift timed by the fingertips' stay on a neighbour they touched: that
-                // touch was this grasp, seen a square off.
-                // So is a rest on a neighbour that began as the fingertips left this square:
-                // the hand rising with the piece is seen further along its reach.
-                let near = shakmaty::attacks::king_attacks(act.square);
-                let off: shakmaty::Bitboard = near.into_iter().filter(|&t| self.visit_of(id, t).is_some_and(|v| v.end.0 == act.at.0)).collect();
+                // A stay on a neighbour that was this grasp, seen a square off, was no touch
+                // (see [`grasped_beside`](Self::grasped_beside)). Nor is a rest on a neighbour
+                // that began as the fingertips left this square: the hand rising with the
+                // piece is seen further along its reach.
+                let off = self.grasped_beside(id, act.square, act.at, self.unchanged_at[i]);
                 self.take_back_touches(hand, act.square, off, act.until.1);
                 if let Some(p) = self.belief[i].take() {
                     self.emit(act.at, EventKind::Lift { hand, square: act.square });
@@ -498,6 +497,20 @@ impl Tracker {
             t.held.push(held);
         }
         self.look_again(sq, colour);
+    }
+
+    /// The neighbours of `from` where hand `id`'s fingertips rested as it grasped the piece on
+    /// `from`, seen a square off: the stay that timed the lift (at `at`); and, where the
+    /// fingertips never rested on the piece itself, any stay that ended after `from` was last
+    /// seen with its piece (`unseen_since`) and by `at`: the square stayed under the hand, and
+    /// the lift shows only once it is seen again, or is inferred when the piece is set down
+    /// (rendered game 360, a camera low behind White: Black's fingertips read on d7 as the hand
+    /// grasped the queen on d8, gone unseen under it and set on c7 half a second later; a false
+    /// 4.3.1).
+    pub(super) fn grasped_beside(&self, id: u32, from: Square, at: (u64, f64), unseen_since: f64) -> shakmaty::Bitboard {
+        let never_on = self.visit_of(id, from).is_none_or(|v| v.length() < self.cfg.dwell_secs);
+        let grasp = |v: Visit| v.end.0 == at.0 || (never_on && v.end.1 >= unseen_since && v.end.1 <= at.1);
+        shakmaty::attacks::king_attacks(from).into_iter().filter(|&t| self.visit_of(id, t).is_some_and(grasp)).collect()
     }
 
     /// Takes back the touches of `hand`, not yet written, that were its grasp of the piece on

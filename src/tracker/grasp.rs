@@ -1,6 +1,7 @@
 //! Fingertips seen a square off while they grasp a piece: the rest shows as a touch of the
 //! neighbour. When the piece lifted is the one next to the rest, and nothing put the fingertips
-//! on the piece itself, that touch was the grasp and is taken back; a touch of one piece and a
+//! on the piece itself, that touch was the grasp and is taken back, even where the lift shows
+//! only later, the square under the arm; a touch of one piece and a
 //! lift of another the fingertips were seen on is still both (4.3.1). So is a rest on a
 //! neighbour that begins the moment the fingertips leave a square with its piece (the hand
 //! rising with it is seen further along its reach), even when that lift shows only later.
@@ -166,4 +167,42 @@ fn rising_to_c3(leaving: &[(u64, Square, &[Square])]) {
 fn a_rest_beside_a_square_seen_emptied_that_gave_the_piece_set_down_is_no_touch() {
     use Square::*;
     rising_to_c3(&[(1, C4, &[C4, D4]), (10, B2, &[A1, B1, C1])]);
+}
+
+/// 1. Nc3 grasped with the fingertips read a square off, on b2, from the frame the arm is first
+/// seen, b1 under the arm throughout; the hand carries the knight over b3 and c3, passing over
+/// b1 itself for a frame, and the knight is seen set on c3 while b1 is still hidden (rendered
+/// game 360: Black's queen grasped on d8 with the fingertips read on d7, a false 4.3.1). The
+/// rest on b2 was the grasp, not a touch of the pawn. Where the fingertips rested on b1 as
+/// well, the rest on b2 stays a touch (`on_b1`).
+fn grasped_off_under_the_arm(on_b1: bool) -> Vec<Event> {
+    use Square::*;
+    let (start, lifted, after) = nc3();
+    let hidden: &[Square] = &[A1, B1, C1, B2];
+    let mut reel = Reel::new(&start);
+    reel.run(12, &start, Some((B2, hidden)));
+    if on_b1 {
+        reel.run(10, &start, Some((B1, hidden)));
+    }
+    reel.run(4, &lifted, Some((B3, hidden)))
+        .run(1, &lifted, Some((B1, hidden)))
+        .run(4, &lifted, Some((C3, &[A1, B1, C1, B2, C2, C3])))
+        .run(6, &after, Some((C4, &[A1, B1, C1, C4])))
+        .run(20, &after, None);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+    assert!(events.iter().any(|e| matches!(e.kind, EventKind::Place { square: C3, .. })), "{events:?}");
+    events
+}
+
+#[test]
+fn a_rest_a_square_off_a_piece_lifted_unseen_under_the_arm_is_its_grasp() {
+    let events = grasped_off_under_the_arm(false);
+    assert_eq!(touched(&events), [], "{events:?}");
+}
+
+#[test]
+fn a_rest_beside_it_before_one_on_the_piece_lifted_stays_a_touch() {
+    let events = grasped_off_under_the_arm(true);
+    assert_eq!(touched(&events), [Square::B2, Square::B1], "{events:?}");
 }

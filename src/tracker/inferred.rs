@@ -25,8 +25,10 @@ impl Tracker {
         let piece = self.belief[usize::from(from)].take()?;
         let hand = HandId(self.hands.get(&id).map_or(id, |t| t.event_id));
         // A rest beside it that began as the fingertips left it, still waiting to be written,
-        // was the hand rising with this piece.
-        self.take_back_touches(hand, from, shakmaty::Bitboard::EMPTY, visit.end.1);
+        // was the hand rising with this piece; so was one where the fingertips, seen a square
+        // off, grasped it (see [`grasped_beside`](Self::grasped_beside)).
+        let off = self.grasped_beside(id, from, visit.end, self.seen_at[usize::from(from)]);
+        self.take_back_touches(hand, from, off, visit.end.1);
         self.emit(visit.end, EventKind::Lift { hand, square: from });
         Some(Held { piece, at: visit.end, from, since: visit.end.1, guessed: None })
     }
