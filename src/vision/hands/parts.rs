@@ -75,12 +75,12 @@ impl HandDetector {
     /// over the playing area, further in than the arm reaches on its own and joined to it by
     /// pixels that differ at least [`WEAK_LEVEL`] from the settled view, is part of that arm,
     /// if the arm reaches over the board (not a shadow or a sleeve at its edge, as the light
-    /// drifts: `scholarsmate.avi`'s first frames). A
-    /// piece the arm set down and left behind lies apart from it, across bare board; an arm on
-    /// the move is given no patches, for what lies apart from it then is what it passes over or
-    /// leaves behind, and a hand seen in patches is one held over the board to act (the real
-    /// clip `knightvision`: the pawn just set on e5 was joined to the arm withdrawing by the
-    /// faint change a leaning player casts, and was hidden until the clip ended); a patch the colour of the bare board round its square is no part
+    /// drifts: `scholarsmate.avi`'s first frames). A piece the arm set down and left behind lies
+    /// apart from it, across bare board; an arm on the move is given no patches, for what lies
+    /// apart from it then is what it passes over or leaves behind, and a hand seen in patches is
+    /// one held over the board to act (the real clip `knightvision`: the pawn just set on e5 was
+    /// joined to the arm withdrawing by the faint change a leaning player casts, and was hidden
+    /// until the clip ended); a patch the colour of the bare board round its square is no part
     /// of a hand but the square a piece just left, read against the settled view that still
     /// has the piece; and specks are none (see [`PATCH_SHARE`]).
     ///
@@ -187,8 +187,7 @@ impl HandDetector {
             let (a, d) = part[l];
             let speck = f64::from(area[l]) < PATCH_SHARE * f64::from(rect.px * rect.px);
             // What lies apart from an arm on the move is what it passes over or leaves behind.
-            let left = moving[a];
-            if a == 0 || !free[l] || speck || left || d <= own[a] || own[a] < f64::from(HOLD_REACH) * f64::from(rect.px) {
+            if a == 0 || !free[l] || speck || moving[a] || d <= own[a] || own[a] < f64::from(HOLD_REACH) * f64::from(rect.px) {
                 continue;
             }
             let k = colours[l].len().max(1) as f64;
