@@ -2,9 +2,11 @@
 //! square the king crossed; touching king and rook binds to castle; touching the rook first
 //! forbids it; a king released on its castling square allows only that castling.
 
-use shakmaty::{CastlingSide, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
 
 use super::Breach;
+use super::physical::Held;
+use crate::types::HandId;
 use super::touch::Touch;
 use crate::types::Article;
 
@@ -29,6 +31,29 @@ pub fn corner_side(color: Color, sq: Square) -> Option<CastlingSide> {
     } else {
         None
     }
+}
+
+/// Which piece a hand holding its king from e1 and a rook from a corner at once sets down on
+/// `sq`: the king on its castling square, the rook on the one beside it (both lifted before
+/// either is set down, or the acts told together as the arm uncovered them). Nothing is
+/// preferred otherwise.
+pub fn piece_for(held: &[Held], hand: HandId, side: Color, sq: Square) -> impl Fn(&Held) -> bool + use<> {
+    let own = |role: Role, from: &dyn Fn(Square) -> bool| held.iter().any(|h| h.hand == hand && h.piece == Piece { color: side, role } && h.origin.is_some_and(from));
+    let both = own(Role::King, &|o| o == king_home(side)) && own(Role::Rook, &|o| corner_side(side, o).is_some());
+    let want = both.then(|| {
+        let landing = |cs: CastlingSide| (relative(Square::from_coords(cs.king_to_file(), shakmaty::Rank::First), side), relative(Square::from_coords(cs.rook_to_file(), shakmaty::Rank::First), side));
+        [CastlingSide::KingSide, CastlingSide::QueenSide].into_iter().find_map(|cs| {
+            let (king, rook) = landing(cs);
+            if sq == king {
+                Some(Role::King)
+            } else if sq == rook {
+                Some(Role::Rook)
+            } else {
+                None
+            }
+        })
+    }).flatten();
+    move |h: &Held| want == Some(h.piece.role)
 }
 
 fn castle(pos: &Chess, side: CastlingSide) -> Option<Move> {
@@ -157,6 +182,23 @@ mod art_3_8_2 {
         assert_eq!(sans(&d), ["O-O"]);
         assert_eq!(ucis(&d), ["e1g1"]);
         assert!(violations(&d).is_empty());
+    }
+
+    /// King and rook both in hand before either is set down (or told so, lifted together as
+    /// the arm uncovered them): the king goes to its castling square and the rook beside it,
+    /// whichever was lifted last and set down first (rendered game 250's 9... O-O, told so,
+    /// recorded Rg8 and a displaced king).
+    #[test]
+    fn art_3_8_2_king_and_rook_both_in_hand_is_castling() {
+        let d = Script::from_fen(FEN)
+            .enter(0, W).lift(0, "e1").lift(0, "h1").place(0, "g1").release(0, "g1").place(0, "f1").release(0, "f1").leave(0).clock(W)
+            .run();
+        assert_eq!(sans(&d), ["O-O"]);
+        assert!(violations(&d).is_empty(), "{d:?}");
+        let d = Script::from_fen(FEN).mv("a2a3")
+            .enter(1, B).lift(1, "a8").lift(1, "e8").place(1, "d8").release(1, "d8").place(1, "c8").release(1, "c8").leave(1).clock(B)
+            .run();
+        assert_eq!(ucis(&d), ["a2a3", "e8c8"]);
     }
 
     #[test]

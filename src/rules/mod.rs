@@ -86,6 +86,9 @@ struct Turn {
     king_landing: Option<CastlingSide>,
     promo_choice: Option<(Square, Role)>,
     warned: Option<String>,
+    /// Pieces of the mover's that left the board in a hand that went (vision lost the arm for
+    /// a moment): one that comes back is set down by whichever hand of the player brings it.
+    carried_off: Vec<physical::Held>,
 }
 
 /// A rook move that may yet turn out to be castling begun with the rook (4.4.2).
@@ -363,7 +366,8 @@ impl Rules {
         // arm uncovered the square) is a piece it took away, as its leave would have said.
         // Held on, it kept every later move of its side made by hand from being seen.
         if self.hands.get(&hand).is_some_and(|h| h.left.is_some()) {
-            self.phys.drop_held(hand);
+            let gone = self.phys.drop_held(hand);
+            self.turn.carried_off.extend(gone);
         }
         self.evaluate(false);
     }
@@ -376,7 +380,13 @@ impl Rules {
                 self.phys.drop_held(hand);
                 (Piece { color: color.unwrap_or(side), role }, None)
             }
-            None => match self.phys.take_from_hand(hand, side) {
+            None => match self.phys.take_from_hand(hand, side, castling::piece_for(self.phys.held(), hand, side, sq)).or_else(|| {
+                // A piece of the player's that left in an arm now gone, brought back: an arm
+                // lost by vision and seen again has a new id (rendered game 235's 10. O-O, the
+                // king lifted by one id, set on g1 by the next).
+                let k = self.turn.carried_off.iter().rposition(|h| h.piece.color == side)?;
+                Some(self.turn.carried_off.remove(k))
+            }) {
                 Some(held) => (held.piece, held.origin),
                 None => {
                     self.state(format!("a piece was placed on {sq} by a hand holding none, and no piece was named: ignored"));
@@ -440,7 +450,8 @@ impl Rules {
 
     fn on_leave(&mut self, hand: HandId) {
         let side = self.side_of(hand);
-        self.phys.drop_held(hand);
+        let gone = self.phys.drop_held(hand);
+        self.turn.carried_off.extend(gone);
         for u in self.phys.unreleased_by(hand) {
             self.phys.release(hand, u.square);
             if u.origin != Some(u.square) {
@@ -669,6 +680,17 @@ mod contradictions {
         let d = Script::new().enter(0, W).place(0, "e4").release(0, "e4").leave(0).mv("d2d4").run();
         assert!(states(&d).iter().any(|s| s.contains("holding none")));
         assert_eq!(sans(&d), ["d4"]);
+    }
+
+    #[test]
+    fn a_piece_that_left_in_a_hand_and_came_back_in_the_next_is_one_move() {
+        let d = Script::from_fen("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1")
+            .enter(0, W).lift(0, "e1").leave(0)
+            .enter(1, W).place(1, "g1").release(1, "g1").lift(1, "h1").place(1, "f1").release(1, "f1").leave(1)
+            .clock(W)
+            .run();
+        assert_eq!(sans(&d), ["O-O"]);
+        assert!(violations(&d).is_empty(), "{:?}", violations(&d));
     }
 
     #[test]

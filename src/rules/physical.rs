@@ -98,12 +98,14 @@ impl Physical {
 
     /// The piece `hand` sets down next: the player's own piece it holds (a hand carrying a
     /// taken piece and its capturing piece puts down the capturing one), else one handed over
-    /// by his other hand, else whatever it holds (a taken piece put back).
-    pub fn take_from_hand(&mut self, hand: HandId, own: Color) -> Option<Held> {
+    /// by his other hand, else whatever it holds (a taken piece put back); of the hand's own
+    /// pieces, one that `prefer` picks first.
+    pub fn take_from_hand(&mut self, hand: HandId, own: Color, prefer: impl Fn(&Held) -> bool) -> Option<Held> {
         let index = self
             .held
             .iter()
-            .rposition(|h| h.hand == hand && h.piece.color == own)
+            .rposition(|h| h.hand == hand && h.piece.color == own && prefer(h))
+            .or_else(|| self.held.iter().rposition(|h| h.hand == hand && h.piece.color == own))
             .or_else(|| self.held.iter().rposition(|h| h.hand != hand && h.piece.color == own))
             .or_else(|| self.held.iter().rposition(|h| h.hand == hand))?;
         Some(self.held.remove(index))
@@ -150,7 +152,7 @@ mod tests {
     fn a_taken_piece_stays_until_removed_and_goes_first() {
         let mut p = Physical::new(&Board::default());
         let queen = p.lift(HandId(0), Color::White, Square::D1).unwrap();
-        let held = p.take_from_hand(HandId(0), Color::White).unwrap();
+        let held = p.take_from_hand(HandId(0), Color::White, |_| false).unwrap();
         assert_eq!(held.piece, queen);
         p.place(HandId(0), Square::D7, queen, held.origin);
         assert_eq!(p.crowded(), Bitboard::from(Square::D7));
@@ -167,7 +169,7 @@ mod tests {
         let mut p = Physical::new(&Board::default());
         p.lift(HandId(1), Color::White, Square::G1).unwrap();
         p.lift(HandId(1), Color::White, Square::E7).unwrap();
-        let h = p.take_from_hand(HandId(1), Color::White).unwrap();
+        let h = p.take_from_hand(HandId(1), Color::White, |_| false).unwrap();
         assert_eq!(h.piece.role, Role::Knight);
         assert_eq!(h.origin, Some(Square::G1));
     }
