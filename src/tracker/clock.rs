@@ -57,8 +57,13 @@ impl Tracker {
                 break;
             }
             self.presses.remove(0);
-            // Never before what was told while it waited (the board, dated when it was told).
-            let latest = self.pending.iter().map(|(_, e)| e.t).fold(at.1, f64::max);
+            // Never before what was told while it waited (the board, dated when it was told);
+            // but before the other player's arm that came in since, and all it did: their move
+            // follows the press (rendered game 225 with the clock in view: White's press, held
+            // for an arm of White's vision kept over the board, then for the squares Black's
+            // arm hid, was told after 11... Nc6, a false 7.5.3).
+            let theirs = self.pending.iter().filter(|(_, e)| e.t >= at.1 && matches!(e.kind, EventKind::HandEnter { side: s, .. } if s != side)).map(|(_, e)| e.t).fold(f64::INFINITY, f64::min);
+            let latest = self.pending.iter().map(|(_, e)| e.t).filter(|&t| t < theirs).fold(at.1, f64::max);
             let when = if latest > at.1 { (now.0.min(at.0 + ((latest - at.1) * self.fps_hint).round() as u64), latest) } else { at };
             self.emit(when, EventKind::Clock { side });
         }
@@ -144,6 +149,41 @@ mod tests {
         reel.run(30, &after, None);
         let (board, events) = reel.finish();
         press_told_after_the_move(board, &after, &events);
+    }
+
+    /// As above, but Black's arm comes in as vision lets White's go, and plays 1... e5 under
+    /// the wait: the press is told before Black's arm, whose move follows it (rendered game
+    /// 225 with the clock in view: 11... Nc6 told before White's press, a false 7.5.3).
+    #[test]
+    fn a_press_waiting_is_told_before_the_other_players_arm() {
+        use Square::*;
+        let start = Board::default();
+        let after = moved(&start, &[(E2, E4)]);
+        let replied = moved(&after, &[(E7, E5)]);
+        let arm: &[Square] = &[E2, E3, D2, D3, F2, F3];
+        let mut reel = Reel::new(&start);
+        reel.run(15, &start, Some((E3, arm)));
+        pressing(&mut reel, 45, &after, Some((E3, arm)));
+        // Black's arm, over e6 and hiding the squares about it, lifts e7 and sets it on e5.
+        let black = |reel: &mut Reel, frames: u64, board: &Board, tip: Square| {
+            for _ in 0..frames {
+                let n = reel.next_frame();
+                let mut o = arm_frame(n, board, Some((tip, &[D6, E6, F6, D7, F7])), 9);
+                o.hands[0].side = Some(Side::Black);
+                reel.feed(o);
+            }
+        };
+        black(&mut reel, 15, &after, E7);
+        black(&mut reel, 15, &without(&after, &[E7]), E6);
+        black(&mut reel, 15, &replied, E5);
+        reel.run(30, &replied, None);
+        let (board, events) = reel.finish();
+        assert_eq!(board, replied);
+        let clock = events.iter().position(|e| matches!(e.kind, EventKind::Clock { side: Side::White })).expect("the press is told");
+        let black_in = events.iter().position(|e| matches!(e.kind, EventKind::HandEnter { side: Side::Black, .. })).expect("Black's arm");
+        assert!(clock < black_in, "{events:?}");
+        let white_moved = events.iter().position(|e| matches!(e.kind, EventKind::Place { square: E4, .. })).expect("1. e4");
+        assert!(white_moved < clock, "{events:?}");
     }
 
     /// A press with nothing changed on the board is told at once, when it happens: that is
