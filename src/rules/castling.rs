@@ -56,6 +56,11 @@ pub fn piece_for(held: &[Held], hand: HandId, side: Color, sq: Square) -> impl F
     move |h: &Held| want == Some(h.piece.role)
 }
 
+/// The corner `color`'s rook castles from on `side`.
+pub fn corner(color: Color, side: CastlingSide) -> Square {
+    relative(if side == CastlingSide::KingSide { Square::H1 } else { Square::A1 }, color)
+}
+
 fn castle(pos: &Chess, side: CastlingSide) -> Option<Move> {
     pos.legal_moves().into_iter().find(|m| m.castling_side() == Some(side))
 }
@@ -186,7 +191,7 @@ mod art_3_8_2 {
 
     /// King and rook both in hand before either is set down (or told so, lifted together as
     /// the arm uncovered them): the king goes to its castling square and the rook beside it,
-    /// whichever was lifted last and set down first (rendered game 250's 9... O-O, told so,
+    /// whichever was lifted last and set down first (rendered game 250's 5... O-O, told so,
     /// recorded Rg8 and a displaced king).
     #[test]
     fn art_3_8_2_king_and_rook_both_in_hand_is_castling() {
@@ -199,6 +204,18 @@ mod art_3_8_2 {
             .enter(1, B).lift(1, "a8").lift(1, "e8").place(1, "d8").release(1, "d8").place(1, "c8").release(1, "c8").leave(1).clock(B)
             .run();
         assert_eq!(ucis(&d), ["a2a3", "e8c8"]);
+    }
+
+    /// The king's release told only after the rook's lift (both squares uncovered at once as
+    /// the arm withdrew): the king was let go, not dropped, and its touch still came first
+    /// (rendered game 250's 9. O-O with arms kept on, a false 4.3.1).
+    #[test]
+    fn art_3_8_2_the_king_s_release_told_after_the_rook_s_lift_is_still_castling() {
+        let d = Script::from_fen(FEN)
+            .enter(0, W).touch(0, "e1").lift(0, "e1").place(0, "g1").lift(0, "h1").place(0, "f1").release(0, "f1").release(0, "g1").leave(0).clock(W)
+            .run();
+        assert_eq!(sans(&d), ["O-O"]);
+        assert!(violations(&d).is_empty(), "{d:?}");
     }
 
     #[test]

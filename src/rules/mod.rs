@@ -296,7 +296,20 @@ impl Rules {
         for u in self.phys.unreleased_by(hand) {
             if u.square != square {
                 self.phys.release(hand, u.square);
-                self.dropped(u);
+                // The king set on its castling square, the hand going on to that side's rook:
+                // castling goes on, the king let go (its release told late, as when the arm
+                // uncovered both squares at once), not dropped.
+                let mover = self.pos.turn();
+                let castling_on = side == mover
+                    && u.piece == Piece { color: mover, role: Role::King }
+                    && castling::landing(&self.pos, u.origin, u.square).is_some_and(|cs| castling::corner(mover, cs) == square);
+                if castling_on {
+                    self.turn.deliberate.add(u.square);
+                    self.turn.deliberate.extend(u.origin);
+                    self.let_go(side, u);
+                } else {
+                    self.dropped(u);
+                }
             }
         }
         self.turn.acts.push(Act { hand, side, square, handled });

@@ -61,7 +61,7 @@ impl Tracker {
             // but before the other player's arm that came in since, and all it did: their move
             // follows the press (rendered game 225 with the clock in view: White's press, held
             // for an arm of White's vision kept over the board, then for the squares Black's
-            // arm hid, was told after 11... Nc6, a false 7.5.3).
+            // arm hid, was told after 6... Nc6, a false 7.5.3).
             let theirs = self.pending.iter().filter(|(_, e)| e.t >= at.1 && matches!(e.kind, EventKind::HandEnter { side: s, .. } if s != side)).map(|(_, e)| e.t).fold(f64::INFINITY, f64::min);
             let latest = self.pending.iter().map(|(_, e)| e.t).filter(|&t| t < theirs).fold(at.1, f64::max);
             let when = if latest > at.1 { (now.0.min(at.0 + ((latest - at.1) * self.fps_hint).round() as u64), latest) } else { at };
@@ -153,7 +153,7 @@ mod tests {
 
     /// As above, but Black's arm comes in as vision lets White's go, and plays 1... e5 under
     /// the wait: the press is told before Black's arm, whose move follows it (rendered game
-    /// 225 with the clock in view: 11... Nc6 told before White's press, a false 7.5.3).
+    /// 225 with the clock in view: 6... Nc6 told before White's press, a false 7.5.3).
     #[test]
     fn a_press_waiting_is_told_before_the_other_players_arm() {
         use Square::*;
