@@ -6,9 +6,8 @@ use shakmaty::{CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
 
 use super::Breach;
 use super::physical::Held;
-use crate::types::HandId;
 use super::touch::Touch;
-use crate::types::Article;
+use crate::types::{Article, HandId};
 
 /// `sq` as seen from `color`'s side: a1 for White is a8 for Black.
 pub fn relative(sq: Square, color: Color) -> Square {
@@ -38,27 +37,18 @@ pub fn corner_side(color: Color, sq: Square) -> Option<CastlingSide> {
 /// either is set down, or the acts told together as the arm uncovered them). Nothing is
 /// preferred otherwise.
 pub fn piece_for(held: &[Held], hand: HandId, side: Color, sq: Square) -> impl Fn(&Held) -> bool + use<> {
-    let own = |role: Role, from: &dyn Fn(Square) -> bool| held.iter().any(|h| h.hand == hand && h.piece == Piece { color: side, role } && h.origin.is_some_and(from));
-    let both = own(Role::King, &|o| o == king_home(side)) && own(Role::Rook, &|o| corner_side(side, o).is_some());
-    let want = both.then(|| {
-        let landing = |cs: CastlingSide| (relative(Square::from_coords(cs.king_to_file(), shakmaty::Rank::First), side), relative(Square::from_coords(cs.rook_to_file(), shakmaty::Rank::First), side));
-        [CastlingSide::KingSide, CastlingSide::QueenSide].into_iter().find_map(|cs| {
-            let (king, rook) = landing(cs);
-            if sq == king {
-                Some(Role::King)
-            } else if sq == rook {
-                Some(Role::Rook)
-            } else {
-                None
-            }
-        })
-    }).flatten();
+    let holds = |role: Role, from: &dyn Fn(Square) -> bool| held.iter().any(|h| h.hand == hand && h.piece == Piece { color: side, role } && h.origin.is_some_and(from));
+    let both = holds(Role::King, &|o| o == king_home(side)) && holds(Role::Rook, &|o| corner_side(side, o).is_some());
+    let want = [CastlingSide::KingSide, CastlingSide::QueenSide].into_iter().filter(|_| both).find_map(|cs| {
+        if sq == cs.king_to(side) {
+            Some(Role::King)
+        } else if sq == cs.rook_to(side) {
+            Some(Role::Rook)
+        } else {
+            None
+        }
+    });
     move |h: &Held| want == Some(h.piece.role)
-}
-
-/// The corner `color`'s rook castles from on `side`.
-pub fn corner(color: Color, side: CastlingSide) -> Square {
-    relative(if side == CastlingSide::KingSide { Square::H1 } else { Square::A1 }, color)
 }
 
 fn castle(pos: &Chess, side: CastlingSide) -> Option<Move> {

@@ -302,11 +302,9 @@ impl Rules {
                 let mover = self.pos.turn();
                 let castling_on = side == mover
                     && u.piece == Piece { color: mover, role: Role::King }
-                    && castling::landing(&self.pos, u.origin, u.square).is_some_and(|cs| castling::corner(mover, cs) == square);
+                    && castling::landing(&self.pos, u.origin, u.square).is_some_and(|cs| castling::corner_side(mover, square) == Some(cs));
                 if castling_on {
-                    self.turn.deliberate.add(u.square);
-                    self.turn.deliberate.extend(u.origin);
-                    self.let_go(side, u);
+                    self.released(side, u);
                 } else {
                     self.dropped(u);
                 }
@@ -436,11 +434,16 @@ impl Rules {
         let side = self.side_of(hand);
         if let Some(u) = self.phys.release(hand, sq) {
             self.act(hand, side, sq, true);
-            self.turn.deliberate.add(sq);
-            self.turn.deliberate.extend(u.origin);
-            self.let_go(side, u);
+            self.released(side, u);
         }
         self.evaluate(false);
+    }
+
+    /// A piece let go on purpose: its square and the one it came from were handled deliberately.
+    fn released(&mut self, side: Color, u: Unreleased) {
+        self.turn.deliberate.add(u.square);
+        self.turn.deliberate.extend(u.origin);
+        self.let_go(side, u);
     }
 
     /// A piece set down is let go: an adjustment if it is back on its own square, a king on a
