@@ -290,6 +290,18 @@ impl HandDetector {
         // after reaching further in, was withdrawing, and is gone; only the squares it last
         // covered stay in doubt as long (a sleeve's blurred end may still hang over them).
         self.fading.clear();
+        let joined = match now.split_first() {
+            None => None,
+            Some((first, rest)) => {
+                let mut all = first.mask.try_clone()?;
+                for q in rest {
+                    let mut both = Mat::default();
+                    core::bitwise_or(&all, &q.mask, &mut both, &core::no_array())?;
+                    all = both;
+                }
+                Some(all)
+            }
+        };
         for mut p in std::mem::take(&mut self.previous) {
             p.age += 1;
             if p.age <= REMEMBER_FRAMES && now.iter().all(|q| q.id != p.id) {
@@ -304,7 +316,10 @@ impl HandDetector {
                 // Nor is one whose place is now a print at rest (see [`settle::Settled::resting`]):
                 // it was the print, the arm split off it and is about; remembered, its id goes
                 // to the arm where it shows again.
-                if p.age <= HOLD_FRAMES && !mostly_on(&p.mask, &prints)? {
+                // Nor one that joined an arm seen now: it is not lost but part of that one
+                // (rendered game 310: the queen's d8, a print seen for a frame as an arm, then
+                // taken into the arm beside it, held on as a second arm for six frames).
+                if p.age <= HOLD_FRAMES && !mostly_on(&p.mask, &prints)? && !mostly_on(&p.mask, &joined)? {
                     // By its own part: patches of its hand joined to it may be what it left behind
                     // (rendered game 220: the knight just set on f8, its fingertips read a
                     // square in, held three frames after it had gone).

@@ -103,7 +103,12 @@ impl HandDetector {
         };
         let small = |l: usize| shown[l] as f64 <= GHOST_SQUARES * (px * px) as f64;
         let ghost: Vec<bool> = (0..n).map(|l| off_view[l] && beyond[l] == edge_px[l] && small(l)).collect();
-        let head_left: Vec<bool> = (0..n).map(|l| off_view[l] && !ghost[l] && heads_side[l] == edge_px[l] && small(l)).collect();
+        // Where heads lean out, a castling's print (king and rook on their new squares, their
+        // old ones empty) is larger than one piece's, yet runs off the view no wider than a
+        // head or two: narrower than a wrist (rendered game 225 framed with the clock: f1-h1,
+        // 2.7 squares, 16 pixels at the edge, held as an arm for three seconds after O-O).
+        let narrow_print = |l: usize| edge_px[l] < px && shown[l] as f64 <= PRINT_SQUARES * (px * px) as f64;
+        let head_left: Vec<bool> = (0..n).map(|l| off_view[l] && !ghost[l] && heads_side[l] == edge_px[l] && (small(l) || narrow_print(l))).collect();
         // An arm is what runs off the view as wide as a wrist, and stays one while it goes on
         // touching the view's edge within the picture, however thinly: a hand at rest on a
         // first-rank piece, its wrist the table's colour, may touch it by a few pixels, or for
@@ -167,24 +172,33 @@ impl HandDetector {
         // of a piece that left a square by the edge, its image leant over the margin. A hand
         // stirs; a print is still from the moment the piece has gone, and more plainly so
         // beside a hand stirring on the same side.
-        let unproven = |l: usize| l > 0 && at_edge[l] && !off_view[l] && arm_age[l].is_none();
+        // So is a change where heads lean out, small or narrow as a print there (see
+        // `head_left`) and no arm by its past (rendered game 310: the queen's d8, running off
+        // the view 18 pixels wide beside the hand setting her on c7, seen as a second arm).
+        let unproven = |l: usize| l > 0 && at_edge[l] && (!off_view[l] || head_left[l]) && arm_age[l].is_none();
         let side = |l: usize| entries[l].map(|e| nearest_side(e, w, h));
         let stirs_now = |l: usize| 2 * stirred[l][3] >= area[l];
         let arm_sized = |l: usize| 2 * area[l] >= (px * px) as u32;
         // Per side of the view, arm-sized regions coming in there: how many, and whether one
-        // stirs now.
-        let mut stirring = [false; 4];
+        // stirs, now or within SETTLE_FRAMES: a hand slowing to set a piece down stirs over
+        // less than half of itself for a frame or two while the print beside it is still
+        // (rendered game 310: d8, the queen's square, seen as a second arm of Black's beside
+        // the hand setting her on c7, its touch on d7 a false 4.3.1).
+        // (Counted, so that a region is never beside itself: a hand that stirred a moment ago
+        // and holds still now is no print.)
+        let mut stirring = [0; 4];
         let mut arms_on = [0; 4];
+        let stirs = |l: usize| stirs_now(l) || 2 * stirred[l][0] >= area[l];
         for l in (1..n).filter(|&l| at_edge[l] && arm_sized(l)) {
             if let Some(s) = side(l) {
-                stirring[s] |= stirs_now(l);
+                stirring[s] += usize::from(stirs(l));
                 arms_on[s] += usize::from(!settled[l]);
             }
         }
         let resting = (0..n)
             .map(|l| {
                 let still = stirred[l][0] * RESTLESS_FRACTION <= area[l];
-                let beside_stirring = stirred[l][3] * PRINT_FRACTION <= area[l] && side(l).is_some_and(|s| stirring[s]);
+                let beside_stirring = stirred[l][3] * PRINT_FRACTION <= area[l] && side(l).is_some_and(|s| stirring[s] > usize::from(at_edge[l] && arm_sized(l) && stirs(l)));
                 unproven(l) && (still || beside_stirring)
             })
             .collect();
@@ -248,6 +262,9 @@ pub(super) struct Settled {
     /// other arm on its side (rendered game 425: White's arm beyond the view while castling).
     pub reaching: Vec<bool>,
 }
+
+/// The most squares a print left where heads lean out covers: a castling's four.
+const PRINT_SQUARES: f64 = 4.0;
 
 /// Frames a pixel counts as stirring now after it moved.
 const NOW_FRAMES: u16 = 2;
