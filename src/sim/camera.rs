@@ -11,6 +11,18 @@ pub type V3 = [f64; 3];
 pub const SQUARE_CM: f64 = 5.0;
 /// The playing area's half-width.
 pub const HALF_BOARD_CM: f64 = 4.0 * SQUARE_CM;
+/// The clock beside the h-file edge: a box from `CLOCK_FROM_CM` to `CLOCK_TO_CM` out from the
+/// board's centre, 16 cm along the edge, 6 cm high, its buttons up to 1.2 cm above that.
+pub const CLOCK_FROM_CM: f64 = HALF_BOARD_CM + 9.0;
+pub const CLOCK_TO_CM: f64 = CLOCK_FROM_CM + 10.0;
+pub const CLOCK_HALF_LENGTH_CM: f64 = 8.0;
+pub const CLOCK_HEIGHT_CM: f64 = 6.0;
+pub const CLOCK_BUTTON_CM: f64 = 1.2;
+/// The board's frame beyond the playing area.
+pub const BORDER_CM: f64 = 2.5;
+/// The share of the picture's width and height the board and clock may span when the focal
+/// length is picked: a little margin all round.
+const FILL: f64 = 0.94;
 
 fn sub(a: V3, b: V3) -> V3 {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
@@ -68,32 +80,78 @@ pub struct Camera {
     pub cy: f64,
 }
 
+/// The camera's axes (right, down, forward in world terms) for a lens at `centre` looking at
+/// `target`: "down in the image" is towards White, turned by where White sits, then rolled.
+fn axes(spec: &CameraSpec, centre: V3, target: V3) -> [V3; 3] {
+    let rad = |d: f64| d.to_radians();
+    let forward = norm(sub(target, centre));
+    let turn = rad(spec.white_at_deg);
+    let towards_white = [-turn.sin(), -turn.cos(), 0.0];
+    let down = norm(sub(towards_white, scale(forward, dot(towards_white, forward))));
+    let right = cross(down, forward);
+    let (s, c) = rad(spec.roll_deg).sin_cos();
+    let x_axis = [right[0] * c + down[0] * s, right[1] * c + down[1] * s, right[2] * c + down[2] * s];
+    let y_axis = [down[0] * c - right[0] * s, down[1] * c - right[1] * s, down[2] * c - right[2] * s];
+    [x_axis, y_axis, forward]
+}
+
 impl Camera {
     pub fn new(spec: &CameraSpec) -> Camera {
         let rad = |d: f64| d.to_radians();
         let (w, h) = (spec.width as f64, spec.height as f64);
-        // Leaning back towards a side: the lens moves that way and looks at the board centre.
+        // Leaning back towards a side: the lens moves that way (and looks at the board's centre
+        // unless the clock needs it turned: see `frame_board_and_clock`).
         let lean = rad(spec.tilt_towards_deg);
         let back = [-(lean.sin()), -(lean.cos()), 0.0];
         let tilt = rad(spec.tilt_deg);
         let centre = [back[0] * spec.height_cm * tilt.tan(), back[1] * spec.height_cm * tilt.tan(), spec.height_cm];
-        let forward = norm(sub([0.0, 0.0, 0.0], centre));
-        // "Down in the image" is towards White, turned by where White sits.
-        let turn = rad(spec.white_at_deg);
-        let towards_white = [-turn.sin(), -turn.cos(), 0.0];
-        let down = norm(sub(towards_white, scale(forward, dot(towards_white, forward))));
-        let right = cross(down, forward);
-        let roll = rad(spec.roll_deg);
-        let (s, c) = roll.sin_cos();
-        let x_axis = [right[0] * c + down[0] * s, right[1] * c + down[1] * s, right[2] * c + down[2] * s];
-        let y_axis = [down[0] * c - right[0] * s, down[1] * c - right[1] * s, down[2] * c - right[2] * s];
-        let fx = if spec.focal_px > 0.0 {
-            spec.focal_px
-        } else {
-            // Frame the board, its border and the clock (about 80 cm across) in the shorter side.
-            0.92 * w.min(h) * spec.height_cm / 62.0
+        let mut cam = Camera { spec: spec.clone(), centre, rows: axes(spec, centre, [0.0; 3]), fx: spec.focal_px, cx: w / 2.0, cy: h / 2.0 };
+        if spec.focal_px <= 0.0 {
+            cam.frame_board_and_clock();
+        }
+        cam
+    }
+
+    /// Picks where the camera looks and its focal length so that the board and the clock are
+    /// both in view, as whoever sets up a camera at a tournament table frames them: aimed at
+    /// the board's centre, the board about 62 cm across the shorter side, where that leaves the
+    /// clock in view; else turned towards the clock as little as lets the board stay largest,
+    /// and zoomed out only as far as that still needs. The optical axis stays at the picture's
+    /// centre, as on a real lens: the vision's pose assumes it there.
+    fn frame_board_and_clock(&mut self) {
+        let (w, h) = (self.spec.width as f64, self.spec.height as f64);
+        let base = 0.92 * w.min(h) * self.spec.height_cm / 62.0;
+        let b = HALF_BOARD_CM + BORDER_CM;
+        let (x0, x1, y, z) = (CLOCK_FROM_CM, CLOCK_TO_CM, CLOCK_HALF_LENGTH_CM, CLOCK_HEIGHT_CM + CLOCK_BUTTON_CM);
+        let mut points = vec![[-b, -b, 0.0], [b, -b, 0.0], [b, b, 0.0], [-b, b, 0.0]];
+        for (px, py, pz) in [(x0, -y, 0.0), (x1, -y, 0.0), (x1, y, 0.0), (x0, y, 0.0)] {
+            points.push([px, py, pz]);
+            points.push([px, py, z]);
+        }
+        // The focal length that fits every point within the margin, looking at `target`.
+        let fitting = |rows: &[V3; 3]| {
+            let (mut ax, mut ay) = (0.0f64, 0.0f64);
+            for &p in &points {
+                let d = sub(p, self.centre);
+                let depth = dot(rows[2], d).max(1e-6);
+                ax = ax.max((dot(rows[0], d) / depth).abs());
+                ay = ay.max((dot(rows[1], d) / depth).abs());
+            }
+            base.min(FILL * w / (2.0 * ax)).min(FILL * h / (2.0 * ay))
         };
-        Camera { spec: spec.clone(), centre, rows: [x_axis, y_axis, forward], fx, cx: w / 2.0, cy: h / 2.0 }
+        // From the board's centre towards the clock's, in steps of a twentieth.
+        let mid = (x0 + x1) / 2.0;
+        let mut best = (fitting(&self.rows), self.rows);
+        for step in 1..=20 {
+            let rows = axes(&self.spec, self.centre, [mid * f64::from(step) / 20.0, 0.0, 0.0]);
+            let fx = fitting(&rows);
+            // Only a real gain turns the camera: with the clock in view already, it stays aimed
+            // at the board.
+            if fx > best.0 * 1.001 {
+                best = (fx, rows);
+            }
+        }
+        (self.fx, self.rows) = best;
     }
 
     pub fn centre(&self) -> V3 {
@@ -203,6 +261,58 @@ mod tests {
             let cam = Camera::new(&CameraSpec { white_at_deg: deg, tilt_deg: 20.0, tilt_towards_deg: 30.0, roll_deg: 3.0, ..CameraSpec::default() });
             assert_eq!(cam.white_edge(), edge, "{deg}");
         }
+    }
+
+    /// The board's frame and the clock's box, corners top and bottom.
+    fn board_and_clock() -> Vec<V3> {
+        let b = HALF_BOARD_CM + BORDER_CM;
+        let mut points = vec![[-b, -b, 0.0], [b, -b, 0.0], [b, b, 0.0], [-b, b, 0.0]];
+        for x in [CLOCK_FROM_CM, CLOCK_TO_CM] {
+            for y in [-CLOCK_HALF_LENGTH_CM, CLOCK_HALF_LENGTH_CM] {
+                points.extend([[x, y, 0.0], [x, y, CLOCK_HEIGHT_CM + CLOCK_BUTTON_CM]]);
+            }
+        }
+        points
+    }
+
+    #[test]
+    fn the_board_and_the_clock_are_in_view_from_every_pose() {
+        for height_cm in [50.0, 70.0, 90.0] {
+            for tilt_deg in [0.0, 15.0, 30.0] {
+                for tilt_towards_deg in [-15.0, 0.0, 90.0, 195.0, 270.0] {
+                    for white_at_deg in [0.0, 90.0, 180.0, 270.0] {
+                        for roll_deg in [-5.0, 5.0] {
+                            let spec = CameraSpec { height_cm, tilt_deg, tilt_towards_deg, white_at_deg, roll_deg, k1: -0.05, ..CameraSpec::default() };
+                            let cam = Camera::new(&spec);
+                            for p in board_and_clock() {
+                                let [u, v] = cam.project(p);
+                                assert!((0.0..1280.0).contains(&u) && (0.0..720.0).contains(&v), "{p:?} at {u:.0},{v:.0} from {spec:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_clock_already_in_view_leaves_the_framing_alone_and_one_out_of_it_turns_the_camera() {
+        let base = 0.92 * 720.0 * 70.0 / 62.0;
+        // The clock beside the board along the picture's width fits as it is: the board's
+        // centre stays at the picture's.
+        let cam = Camera::new(&CameraSpec::default());
+        assert!((cam.fx - base).abs() < 1e-9 && cam.cx == 640.0 && cam.cy == 360.0);
+        let [u, v] = cam.project([0.0; 3]);
+        assert!((u - 640.0).abs() < 1.0 && (v - 360.0).abs() < 1.0, "{u},{v}");
+        // White on the right puts the h-file, and the clock, at the top: the camera turns up
+        // towards it, the optical axis still at the picture's centre, and the board's centre
+        // moves down.
+        let cam = Camera::new(&CameraSpec { white_at_deg: 90.0, ..CameraSpec::default() });
+        assert!(cam.cx == 640.0 && cam.cy == 360.0);
+        let [_, v] = cam.project([0.0; 3]);
+        assert!(v > 380.0, "{v}");
+        let [_, v] = cam.project([(CLOCK_FROM_CM + CLOCK_TO_CM) / 2.0, 0.0, CLOCK_HEIGHT_CM]);
+        assert!(v > 0.0, "{v}");
     }
 
     #[test]

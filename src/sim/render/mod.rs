@@ -12,7 +12,7 @@ use opencv::prelude::*;
 use serde::Serialize;
 use shakmaty::{Board, Square};
 
-use super::camera::{Camera, HALF_BOARD_CM, V3, square_centre};
+use super::camera::{CLOCK_BUTTON_CM, CLOCK_FROM_CM, CLOCK_HALF_LENGTH_CM, CLOCK_HEIGHT_CM, CLOCK_TO_CM, Camera, HALF_BOARD_CM, V3, square_centre};
 use super::rng::Rng;
 use super::scene::Style;
 use super::timeline::{WorldFrame, resting_on};
@@ -101,21 +101,22 @@ impl Renderer {
     }
 
     fn draw_clock(&self, img: &mut Mat, buttons: [f64; 2]) -> opencv::Result<()> {
-        let x0 = HALF_BOARD_CM + 9.0;
+        let x0 = CLOCK_FROM_CM;
+        let (depth, half, top) = (CLOCK_TO_CM - CLOCK_FROM_CM, CLOCK_HALF_LENGTH_CM, CLOCK_HEIGHT_CM);
         let body = |x: f64, y: f64, z: f64| [x0 + x, y, z];
-        // Top face of a 10 × 16 × 6 cm box, and its sides as a darker slab below.
-        let face = |z: f64| [body(0.0, -8.0, z), body(10.0, -8.0, z), body(10.0, 8.0, z), body(0.0, 8.0, z)];
+        // Top face of the box, and its sides as a darker slab below.
+        let face = |z: f64| [body(0.0, -half, z), body(depth, -half, z), body(depth, half, z), body(0.0, half, z)];
         let poly = |pts: [V3; 4]| -> core::Vector<Point> {
             pts.iter().map(|&p| {
                 let [u, v] = self.cam.project(p);
                 Point::new((u * 16.0) as i32, (v * 16.0) as i32)
             }).collect()
         };
-        let [u, v] = self.cam.project(body(5.0, 0.0, 6.0));
+        let [u, v] = self.cam.project(body(depth / 2.0, 0.0, top));
         imgproc::fill_convex_poly(img, &poly(face(0.0)), self.light.shade([30.0, 30.0, 30.0], u, v, 1.0), imgproc::LINE_AA, 4)?;
-        imgproc::fill_convex_poly(img, &poly(face(6.0)), self.light.shade([55.0, 50.0, 48.0], u, v, 1.0), imgproc::LINE_AA, 4)?;
+        imgproc::fill_convex_poly(img, &poly(face(top)), self.light.shade([55.0, 50.0, 48.0], u, v, 1.0), imgproc::LINE_AA, 4)?;
         for (i, y) in [(0usize, -4.0), (1usize, 4.0)] {
-            let z = 6.0 + 1.2 * (1.0 - buttons[i]);
+            let z = top + CLOCK_BUTTON_CM * (1.0 - buttons[i]);
             let cap = [body(3.5, y - 1.5, z), body(6.5, y - 1.5, z), body(6.5, y + 1.5, z), body(3.5, y + 1.5, z)];
             let colour = if i == 0 { [200.0, 200.0, 200.0] } else { [20.0, 20.0, 160.0] };
             imgproc::fill_convex_poly(img, &poly(cap), self.light.shade(colour, u, v, 1.0 - 0.3 * buttons[i]), imgproc::LINE_AA, 4)?;

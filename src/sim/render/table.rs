@@ -6,12 +6,9 @@ use opencv::core::{self, Mat, Point2f, Scalar, Size, Vector};
 use opencv::imgproc;
 use opencv::prelude::*;
 
-use super::super::camera::{Camera, HALF_BOARD_CM, SQUARE_CM};
+use super::super::camera::{BORDER_CM, Camera, HALF_BOARD_CM, SQUARE_CM};
 use super::super::rng::Rng;
 use super::super::scene::{BoardLook, Light, Style};
-
-/// Margin of the board around the playing area, cm.
-pub const BORDER_CM: f64 = 2.5;
 
 /// How light falls: a colour tint and a gradient across the table.
 #[derive(Debug, Clone)]
