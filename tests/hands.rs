@@ -689,3 +689,26 @@ fn an_arm_that_joined_another_is_not_held_as_a_second_one() {
         assert_eq!(seen.len(), 1, "{seen:?}");
     }
 }
+
+/// An arm that held still long enough to settle into the view leaves, when it goes, no arm
+/// behind: where the view shows again what it showed before the arm settled, that is taken
+/// back at once (rendered game 330: Black's fingers at rest on f8 settled; their hole, an arm's
+/// shape, was seen as an arm frozen over the eighth rank for seconds, and the rook's move was
+/// told only after the press).
+#[test]
+fn an_arm_that_settled_leaves_no_arm_behind_when_it_goes() {
+    let rect = drawn_view();
+    let mut detector = HandDetector::new();
+    let mut see = |reach: Option<f64>| detector.detect(&rect, &rect.warp(&drawn(reach)).unwrap()).unwrap();
+    for _ in 0..3 {
+        assert!(see(None).is_empty());
+    }
+    for reach in [1.0, 2.0, 3.0] {
+        assert_eq!(see(Some(reach)).len(), 1);
+    }
+    // Still for long enough to settle.
+    let still: Vec<usize> = (0..200).map(|_| see(Some(3.0)).len()).collect();
+    assert_eq!(still.last(), Some(&0), "the still arm never settled: {still:?}");
+    let after: Vec<usize> = (0..4).map(|_| see(None).len()).collect();
+    assert_eq!(after, [0; 4], "{after:?}");
+}

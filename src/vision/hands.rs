@@ -36,6 +36,9 @@ use view::{changed, follow_exposure, gain, unshade};
 
 /// Frame-to-frame change (any channel) that counts as motion at a pixel.
 const MOTION_LEVEL: u8 = 16;
+/// Frames a pixel must have held still to be taken back into the settled view as it was (see
+/// [`HandDetector::uncover`]).
+const UNCOVER_CALM: u16 = 2;
 /// Frames a change inside the board (a moved piece) must stay still before it is settled.
 const SETTLE_FRAMES: u16 = 8;
 /// Frames a change reaching in from the edge must stay perfectly still before it is taken as
@@ -136,6 +139,11 @@ pub struct HandDetector {
     /// Per side of the view (Black's edge, White's, the a-file's, the h-file's), whether the
     /// heads of tall pieces on the edge squares there lean out of it (see [`HEAD_SQUARES`]).
     heads_out: [bool; 4],
+    /// Per pixel, the settled view as it stood before the last change there settled into it
+    /// (see [`settle`](Self::settle)), while that may still be undone; see
+    /// [`uncover`](Self::uncover).
+    before: Option<Mat>,
+    before_kept: Vec<bool>,
 }
 
 /// An arm seen lately, for following it.
@@ -176,7 +184,7 @@ struct Region {
 
 impl Default for HandDetector {
     fn default() -> Self {
-        HandDetector { background: None, last_smooth: None, calm: Vec::new(), previous: Vec::new(), next_id: 0, pose: None, fading: Vec::new(), picture: None, heads_out: [false; 4] }
+        HandDetector { background: None, last_smooth: None, calm: Vec::new(), previous: Vec::new(), next_id: 0, pose: None, fading: Vec::new(), picture: None, heads_out: [false; 4], before: None, before_kept: Vec::new() }
     }
 }
 
@@ -239,6 +247,8 @@ impl HandDetector {
             return Ok(Vec::new());
         };
         follow_exposure(view, background)?;
+        self.uncover(view)?;
+        let background = self.background.as_ref().expect("set above");
         let mask = changed(view, background)?;
         let k = imgproc::get_structuring_element(imgproc::MORPH_ELLIPSE, Size::new(5, 5), Point::new(-1, -1))?;
         let mut opened = Mat::default();
@@ -339,6 +349,33 @@ impl HandDetector {
         }
         self.previous = now;
         Ok(out)
+    }
+
+    /// Where the view shows again what the settled view held before a change settled into it,
+    /// that change has gone: the settled view takes it back at once. A hand holding still long
+    /// enough to settle (fingers on a piece at the far edge, where only they show: rendered game
+    /// 330, Black's hand on f8) otherwise leaves, when it moves off, its own hole in the settled
+    /// view, an arm-shaped change that waits seconds to settle and was seen as an arm frozen
+    /// over the squares, holding back the move and the press.
+    fn uncover(&mut self, view: &Mat) -> Result<(), VisionError> {
+        let (Some(bg), Some(before)) = (self.background.as_mut(), self.before.as_ref()) else { return Ok(()) };
+        let now = view.data_bytes()?;
+        let then = before.data_bytes()?;
+        let out = bg.data_bytes_mut()?;
+        for (i, kept) in self.before_kept.iter_mut().enumerate() {
+            if !*kept || self.calm.get(i).is_none_or(|&c| c < UNCOVER_CALM) {
+                continue;
+            }
+            let k = 3 * i;
+            let (a, b, o) = (&now[k..k + 3], &then[k..k + 3], &mut out[k..k + 3]);
+            let back = (0..3).all(|c| a[c].abs_diff(b[c]) <= DRIFT_LEVEL);
+            let apart = (0..3).any(|c| a[c].abs_diff(o[c]) > MOTION_LEVEL);
+            if back && apart {
+                o.copy_from_slice(a);
+                *kept = false;
+            }
+        }
+        Ok(())
     }
 
     /// The squares last covered by arms that withdrew over the board's edge a moment ago (see

@@ -147,6 +147,11 @@ impl HandDetector {
         let k = imgproc::get_structuring_element(imgproc::MORPH_RECT, Size::new(21, 21), Point::new(-1, -1))?;
         imgproc::dilate(mask, &mut near, &k, Point::new(-1, -1), 1, core::BORDER_CONSTANT, imgproc::morphology_default_border_value()?)?;
         let bg = self.background.as_mut().expect("set on the first frame");
+        if self.before.is_none() {
+            self.before = Some(bg.try_clone()?);
+            self.before_kept = vec![false; (w * h) as usize];
+        }
+        let before = self.before.as_mut().expect("set above").data_bytes_mut()?;
         let now = view.data_bytes()?;
         let (m, out) = (near.data_bytes()?, bg.data_bytes_mut()?);
         // Per byte of the settled view, whether it steps one level towards what is seen; the
@@ -154,9 +159,17 @@ impl HandDetector {
         // branches on levels that noise makes unpredictable, this was a third of the hand
         // finder's time).
         let mut steps = vec![0u8; out.len()];
-        let pixels = data.iter().zip(now.chunks_exact(3).zip(out.chunks_exact_mut(3))).zip(m.iter().zip(&self.calm)).zip(steps.chunks_exact_mut(3));
-        for (((&l, (a, b)), (&near_new, &calm)), step) in pixels {
+        let kept = before.chunks_exact_mut(3).zip(self.before_kept.iter_mut());
+        let pixels = data.iter().zip(now.chunks_exact(3).zip(out.chunks_exact_mut(3))).zip(m.iter().zip(&self.calm)).zip(steps.chunks_exact_mut(3).zip(kept));
+        for (((&l, (a, b)), (&near_new, &calm)), (step, (was, kept))) in pixels {
             if settled[l as usize] {
+                // What settles is kept to be undone (see `uncover`), unless it is the view going
+                // back to what was kept: an arm's own hole settling is no change to undo.
+                let back = (0..3).all(|c| a[c].abs_diff(was[c]) <= DRIFT_LEVEL);
+                if !(*kept && back) {
+                    was.copy_from_slice(b);
+                }
+                *kept = !(*kept && back);
                 b.copy_from_slice(a);
             } else if near_new == 0 && calm >= SETTLE_FRAMES {
                 let drifting = (a[0].abs_diff(b[0]) <= DRIFT_LEVEL) & (a[1].abs_diff(b[1]) <= DRIFT_LEVEL) & (a[2].abs_diff(b[2]) <= DRIFT_LEVEL);
