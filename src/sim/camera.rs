@@ -18,6 +18,8 @@ pub const CLOCK_TO_CM: f64 = CLOCK_FROM_CM + 10.0;
 pub const CLOCK_HALF_LENGTH_CM: f64 = 8.0;
 pub const CLOCK_HEIGHT_CM: f64 = 6.0;
 pub const CLOCK_BUTTON_CM: f64 = 1.2;
+/// The middle of the clock's box, out from the board's centre: where its buttons are.
+pub const CLOCK_MID_CM: f64 = (CLOCK_FROM_CM + CLOCK_TO_CM) / 2.0;
 /// The board's frame beyond the playing area.
 pub const BORDER_CM: f64 = 2.5;
 /// The share of the picture's width and height the board and clock may span when the focal
@@ -80,6 +82,19 @@ pub struct Camera {
     pub cy: f64,
 }
 
+/// The corners of the board's frame and of the clock's box, top and bottom: what the camera
+/// must keep in view.
+fn board_and_clock() -> Vec<V3> {
+    let b = HALF_BOARD_CM + BORDER_CM;
+    let mut points = vec![[-b, -b, 0.0], [b, -b, 0.0], [b, b, 0.0], [-b, b, 0.0]];
+    for x in [CLOCK_FROM_CM, CLOCK_TO_CM] {
+        for y in [-CLOCK_HALF_LENGTH_CM, CLOCK_HALF_LENGTH_CM] {
+            points.extend([[x, y, 0.0], [x, y, CLOCK_HEIGHT_CM + CLOCK_BUTTON_CM]]);
+        }
+    }
+    points
+}
+
 /// The camera's axes (right, down, forward in world terms) for a lens at `centre` looking at
 /// `target`: "down in the image" is towards White, turned by where White sits, then rolled.
 fn axes(spec: &CameraSpec, centre: V3, target: V3) -> [V3; 3] {
@@ -121,13 +136,7 @@ impl Camera {
     fn frame_board_and_clock(&mut self) {
         let (w, h) = (self.spec.width as f64, self.spec.height as f64);
         let base = 0.92 * w.min(h) * self.spec.height_cm / 62.0;
-        let b = HALF_BOARD_CM + BORDER_CM;
-        let (x0, x1, y, z) = (CLOCK_FROM_CM, CLOCK_TO_CM, CLOCK_HALF_LENGTH_CM, CLOCK_HEIGHT_CM + CLOCK_BUTTON_CM);
-        let mut points = vec![[-b, -b, 0.0], [b, -b, 0.0], [b, b, 0.0], [-b, b, 0.0]];
-        for (px, py, pz) in [(x0, -y, 0.0), (x1, -y, 0.0), (x1, y, 0.0), (x0, y, 0.0)] {
-            points.push([px, py, pz]);
-            points.push([px, py, z]);
-        }
+        let points = board_and_clock();
         // The focal length that fits every point within the margin, looking at `target`.
         let fitting = |rows: &[V3; 3]| {
             let (mut ax, mut ay) = (0.0f64, 0.0f64);
@@ -140,10 +149,9 @@ impl Camera {
             base.min(FILL * w / (2.0 * ax)).min(FILL * h / (2.0 * ay))
         };
         // From the board's centre towards the clock's, in steps of a twentieth.
-        let mid = (x0 + x1) / 2.0;
         let mut best = (fitting(&self.rows), self.rows);
         for step in 1..=20 {
-            let rows = axes(&self.spec, self.centre, [mid * f64::from(step) / 20.0, 0.0, 0.0]);
+            let rows = axes(&self.spec, self.centre, [CLOCK_MID_CM * f64::from(step) / 20.0, 0.0, 0.0]);
             let fx = fitting(&rows);
             // Only a real gain turns the camera: with the clock in view already, it stays aimed
             // at the board.
@@ -263,18 +271,6 @@ mod tests {
         }
     }
 
-    /// The board's frame and the clock's box, corners top and bottom.
-    fn board_and_clock() -> Vec<V3> {
-        let b = HALF_BOARD_CM + BORDER_CM;
-        let mut points = vec![[-b, -b, 0.0], [b, -b, 0.0], [b, b, 0.0], [-b, b, 0.0]];
-        for x in [CLOCK_FROM_CM, CLOCK_TO_CM] {
-            for y in [-CLOCK_HALF_LENGTH_CM, CLOCK_HALF_LENGTH_CM] {
-                points.extend([[x, y, 0.0], [x, y, CLOCK_HEIGHT_CM + CLOCK_BUTTON_CM]]);
-            }
-        }
-        points
-    }
-
     #[test]
     fn the_board_and_the_clock_are_in_view_from_every_pose() {
         for height_cm in [50.0, 70.0, 90.0] {
@@ -311,7 +307,7 @@ mod tests {
         assert!(cam.cx == 640.0 && cam.cy == 360.0);
         let [_, v] = cam.project([0.0; 3]);
         assert!(v > 380.0, "{v}");
-        let [_, v] = cam.project([(CLOCK_FROM_CM + CLOCK_TO_CM) / 2.0, 0.0, CLOCK_HEIGHT_CM]);
+        let [_, v] = cam.project([CLOCK_MID_CM, 0.0, CLOCK_HEIGHT_CM]);
         assert!(v > 0.0, "{v}");
     }
 

@@ -4,7 +4,7 @@
 
 use shakmaty::{Chess, Color, Piece, Position, Role, Square};
 
-use super::camera::{CLOCK_FROM_CM, CLOCK_TO_CM, HALF_BOARD_CM, V3, square_at, square_centre};
+use super::camera::{CLOCK_MID_CM, HALF_BOARD_CM, V3, square_at, square_centre};
 use super::rng::Rng;
 use super::scene::{Act, Scene, SceneError};
 use crate::types::Event;
@@ -129,7 +129,7 @@ impl Sim {
 
     fn add_hand(&mut self, id: u32, side: Color, clock_only: bool) -> usize {
         let spread = self.rng.below(1000) as f64 / 1000.0;
-        let lateral = if clock_only { (CLOCK_FROM_CM + CLOCK_TO_CM) / 2.0 } else { (spread - 0.5) * 24.0 };
+        let lateral = if clock_only { CLOCK_MID_CM } else { (spread - 0.5) * 24.0 };
         let anchor = [lateral + 10.0 * home(side) * -0.3, home(side) * (HALF_BOARD_CM + 40.0), 18.0];
         let tip = [lateral, home(side) * (HALF_BOARD_CM + 14.0), 12.0];
         self.state.hands.push(HandState { id, side, tip, anchor, grip: 0.0, holding: None, clock_only });
@@ -344,7 +344,7 @@ impl Sim {
             Act::Clock { side } => {
                 let color: Color = side.into();
                 let h = self.add_hand(u32::MAX - color as u32, color, true);
-                let button = [(CLOCK_FROM_CM + CLOCK_TO_CM) / 2.0, home(color) * 3.0, 7.5];
+                let button = [CLOCK_MID_CM, home(color) * 3.0, 7.5];
                 let secs = self.travel_secs(h, button);
                 self.travel(h, button, secs, |_, _| {});
                 let b = if color == Color::White { 0 } else { 1 };

@@ -196,6 +196,29 @@ fn mostly_on(mask: &Mat, on: &Option<Mat>) -> Result<bool, VisionError> {
     Ok(2 * core::count_non_zero(&both)? >= core::count_non_zero(mask)?)
 }
 
+/// All of `masks` in one (`None` when there are none).
+fn union<'a>(masks: impl Iterator<Item = &'a Mat>) -> Result<Option<Mat>, VisionError> {
+    let mut all: Option<Mat> = None;
+    for m in masks {
+        all = Some(match all {
+            None => m.try_clone()?,
+            Some(a) => {
+                let mut both = Mat::default();
+                core::bitwise_or(&a, m, &mut both, &core::no_array())?;
+                both
+            }
+        });
+    }
+    Ok(all)
+}
+
+/// Whether two pixels' levels are within `level` of each other in every channel (without
+/// branches on them, which noise makes unpredictable, so that loops over pixels vectorise).
+#[inline]
+fn alike(a: &[u8], b: &[u8], level: u8) -> bool {
+    (a[0].abs_diff(b[0]) <= level) & (a[1].abs_diff(b[1]) <= level) & (a[2].abs_diff(b[2]) <= level)
+}
+
 /// The pixels of the regions settled into the view this frame (`None` when none was).
 fn settled_mask(labels: &Mat, settled: &[bool]) -> Result<Option<Mat>, VisionError> {
     if !settled.iter().any(|&s| s) {
@@ -244,6 +267,8 @@ impl HandDetector {
             }
             self.background = Some(view.try_clone()?);
             self.calm = vec![0; (view.rows() * view.cols()) as usize];
+            self.before = Some(view.try_clone()?);
+            self.before_kept = vec![false; self.calm.len()];
             return Ok(Vec::new());
         };
         follow_exposure(view, background)?;
@@ -300,18 +325,9 @@ impl HandDetector {
         // after reaching further in, was withdrawing, and is gone; only the squares it last
         // covered stay in doubt as long (a sleeve's blurred end may still hang over them).
         self.fading.clear();
-        let joined = match now.split_first() {
-            None => None,
-            Some((first, rest)) => {
-                let mut all = first.mask.try_clone()?;
-                for q in rest {
-                    let mut both = Mat::default();
-                    core::bitwise_or(&all, &q.mask, &mut both, &core::no_array())?;
-                    all = both;
-                }
-                Some(all)
-            }
-        };
+        // The arms seen now, all in one mask: made only if an arm was lost (see below).
+        let seen_now = now.len();
+        let mut joined: Option<Option<Mat>> = None;
         for mut p in std::mem::take(&mut self.previous) {
             p.age += 1;
             if p.age <= REMEMBER_FRAMES && now.iter().all(|q| q.id != p.id) {
@@ -329,7 +345,10 @@ impl HandDetector {
                 // Nor one that joined an arm seen now: it is not lost but part of that one
                 // (rendered game 310: the queen's d8, a print seen for a frame as an arm, then
                 // taken into the arm beside it, held on as a second arm for six frames).
-                if p.age <= HOLD_FRAMES && !mostly_on(&p.mask, &prints)? && !mostly_on(&p.mask, &joined)? {
+                if p.age <= HOLD_FRAMES && joined.is_none() {
+                    joined = Some(union(now[..seen_now].iter().map(|q| &q.mask))?);
+                }
+                if p.age <= HOLD_FRAMES && !mostly_on(&p.mask, &prints)? && !mostly_on(&p.mask, joined.as_ref().expect("made above"))? {
                     // By its own part: patches of its hand joined to it may be what it left behind
                     // (rendered game 220: the knight just set on f8, its fingertips read a
                     // square in, held three frames after it had gone).
@@ -359,19 +378,10 @@ impl HandDetector {
     /// over the squares, holding back the move and the press.
     fn uncover(&mut self, view: &Mat) -> Result<(), VisionError> {
         let (Some(bg), Some(before)) = (self.background.as_mut(), self.before.as_ref()) else { return Ok(()) };
-        let now = view.data_bytes()?;
-        let then = before.data_bytes()?;
-        let out = bg.data_bytes_mut()?;
-        for (i, kept) in self.before_kept.iter_mut().enumerate() {
-            if !*kept || self.calm.get(i).is_none_or(|&c| c < UNCOVER_CALM) {
-                continue;
-            }
-            let k = 3 * i;
-            let (a, b, o) = (&now[k..k + 3], &then[k..k + 3], &mut out[k..k + 3]);
-            let back = (0..3).all(|c| a[c].abs_diff(b[c]) <= DRIFT_LEVEL);
-            let apart = (0..3).any(|c| a[c].abs_diff(o[c]) > MOTION_LEVEL);
-            if back && apart {
-                o.copy_from_slice(a);
+        let pixels = view.data_bytes()?.chunks_exact(3).zip(before.data_bytes()?.chunks_exact(3)).zip(bg.data_bytes_mut()?.chunks_exact_mut(3));
+        for (((now, then), settled), (kept, &calm)) in pixels.zip(self.before_kept.iter_mut().zip(&self.calm)) {
+            if *kept && calm >= UNCOVER_CALM && alike(now, then, DRIFT_LEVEL) && !alike(now, settled, MOTION_LEVEL) {
+                settled.copy_from_slice(now);
                 *kept = false;
             }
         }
@@ -445,7 +455,7 @@ impl HandDetector {
             // The usual case, the same exposure: whole levels compare as they are (without
             // branches on them, which noise makes unpredictable).
             for ((c, a), b) in self.calm.iter_mut().zip(now.chunks_exact(3)).zip(was.chunks_exact(3)) {
-                let moved = (a[0].abs_diff(b[0]) > MOTION_LEVEL) | (a[1].abs_diff(b[1]) > MOTION_LEVEL) | (a[2].abs_diff(b[2]) > MOTION_LEVEL);
+                let moved = !alike(a, b, MOTION_LEVEL);
                 *c = u16::from(!moved) * c.saturating_add(1);
             }
             return Ok(());

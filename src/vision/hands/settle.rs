@@ -7,7 +7,7 @@ use opencv::imgproc;
 use opencv::prelude::*;
 
 use super::edges::{border, nearest_side};
-use super::{BAND_SETTLE_FRAMES, DRIFT_LEVEL, GHOST_SQUARES, HandDetector, RESTLESS_FRACTION, SETTLE_FRAMES, STILL_FRAMES, WRIST_FRACTION};
+use super::{alike, BAND_SETTLE_FRAMES, DRIFT_LEVEL, GHOST_SQUARES, HandDetector, RESTLESS_FRACTION, SETTLE_FRAMES, STILL_FRAMES, WRIST_FRACTION};
 use crate::vision::VisionError;
 
 impl HandDetector {
@@ -147,11 +147,7 @@ impl HandDetector {
         let k = imgproc::get_structuring_element(imgproc::MORPH_RECT, Size::new(21, 21), Point::new(-1, -1))?;
         imgproc::dilate(mask, &mut near, &k, Point::new(-1, -1), 1, core::BORDER_CONSTANT, imgproc::morphology_default_border_value()?)?;
         let bg = self.background.as_mut().expect("set on the first frame");
-        if self.before.is_none() {
-            self.before = Some(bg.try_clone()?);
-            self.before_kept = vec![false; (w * h) as usize];
-        }
-        let before = self.before.as_mut().expect("set above").data_bytes_mut()?;
+        let before = self.before.as_mut().expect("set on the first frame").data_bytes_mut()?;
         let now = view.data_bytes()?;
         let (m, out) = (near.data_bytes()?, bg.data_bytes_mut()?);
         // Per byte of the settled view, whether it steps one level towards what is seen; the
@@ -165,14 +161,14 @@ impl HandDetector {
             if settled[l as usize] {
                 // What settles is kept to be undone (see `uncover`), unless it is the view going
                 // back to what was kept: an arm's own hole settling is no change to undo.
-                let back = (0..3).all(|c| a[c].abs_diff(was[c]) <= DRIFT_LEVEL);
-                if !(*kept && back) {
+                let undone = *kept && alike(a, was, DRIFT_LEVEL);
+                if !undone {
                     was.copy_from_slice(b);
                 }
-                *kept = !(*kept && back);
+                *kept = !undone;
                 b.copy_from_slice(a);
             } else if near_new == 0 && calm >= SETTLE_FRAMES {
-                let drifting = (a[0].abs_diff(b[0]) <= DRIFT_LEVEL) & (a[1].abs_diff(b[1]) <= DRIFT_LEVEL) & (a[2].abs_diff(b[2]) <= DRIFT_LEVEL);
+                let drifting = alike(a, b, DRIFT_LEVEL);
                 step.fill(u8::from(drifting));
             }
         }
@@ -201,7 +197,8 @@ impl HandDetector {
         // and holds still now is no print.)
         let mut stirring = [0; 4];
         let mut arms_on = [0; 4];
-        let stirs = |l: usize| stirs_now(l) || 2 * stirred[l][0] >= area[l];
+        // (Stirring within SETTLE_FRAMES takes in stirring now: those pixels are counted too.)
+        let stirs = |l: usize| 2 * stirred[l][0] >= area[l];
         for l in (1..n).filter(|&l| at_edge[l] && arm_sized(l)) {
             if let Some(s) = side(l) {
                 stirring[s] += usize::from(stirs(l));
@@ -211,7 +208,7 @@ impl HandDetector {
         let resting = (0..n)
             .map(|l| {
                 let still = stirred[l][0] * RESTLESS_FRACTION <= area[l];
-                let beside_stirring = stirred[l][3] * PRINT_FRACTION <= area[l] && side(l).is_some_and(|s| stirring[s] > usize::from(at_edge[l] && arm_sized(l) && stirs(l)));
+                let beside_stirring = stirred[l][3] * PRINT_FRACTION <= area[l] && side(l).is_some_and(|s| stirring[s] > usize::from(arm_sized(l) && stirs(l)));
                 unproven(l) && (still || beside_stirring)
             })
             .collect();
