@@ -7,6 +7,28 @@ use shakmaty::{Color, Piece, Role, Square};
 use super::{Act, Tracker};
 
 impl Tracker {
+    /// Whether the board the rules last heard of differs from what the tracker knows by a
+    /// king set on its castling square by no hand seen, its rook still in the corner: the
+    /// first half of a castling, made under an arm vision lost (rendered games 310's 9... O-O
+    /// and 50's, Black's at the far edge: the fingers on g8 were lost while the king was set
+    /// there, and the next arm seen moved the rook). Told only once the rook has moved too,
+    /// the rook's move was recorded first, and the king found on g8 a displaced piece; told
+    /// now, it is a castling under way, whatever square the arm left unread.
+    pub(super) fn castling_king_unheard(&self) -> bool {
+        use shakmaty::{File, Rank};
+        [Color::White, Color::Black].into_iter().any(|color| {
+            let first = color.fold_wb(Rank::First, Rank::Eighth);
+            let at = |f: File| Square::from_coords(f, first);
+            let (king, rook) = (Piece { color, role: Role::King }, Piece { color, role: Role::Rook });
+            let on = |sq: Square| self.belief[usize::from(sq)];
+            let was = |sq: Square| self.told_board.piece_at(sq);
+            [(File::G, File::H), (File::C, File::A)].into_iter().any(|(king_to, corner)| {
+                let (home, king_to, corner) = (at(File::E), at(king_to), at(corner));
+                was(home) == Some(king) && on(home).is_none() && on(king_to) == Some(king) && on(corner) == Some(rook) && was(corner) == Some(rook)
+            })
+        })
+    }
+
     /// A castling whose squares an arm hid until it left (or until it had gone) shows all at
     /// once: the king's square left, or the king already in hand; a place on the king's castling
     /// square; the rook's corner left; a place on the rook's castling square. Those acts are timed

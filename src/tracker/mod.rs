@@ -267,6 +267,8 @@ pub struct Tracker {
     refused_at: [f64; 64],
     /// When the board was last told to the rules as settled.
     told_at: f64,
+    /// The board last told (see [`castling_king_unheard`](Self::castling_king_unheard)).
+    told_board: Board,
     /// The player expected to move: the other one than whose piece was set down last.
     to_move: Color,
     dirty: bool,
@@ -288,7 +290,7 @@ impl Tracker {
         let candidate = std::array::from_fn(|i| (SquareState::of(belief[i]), 0));
         let told = belief.map(|p| p.map(|p| p.color));
         let (next_hand, to_move) = (cfg.first_hand, cfg.to_move);
-        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), left: Vec::new(), next_hand, clock_was: [false; 2], presses: Vec::new(), loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], covered_at: [f64::NEG_INFINITY; 64], changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], clear_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], hid_since: [f64::NEG_INFINITY; 64], told, told_over: told, refused: shakmaty::Bitboard::EMPTY, refused_at: [f64::NEG_INFINITY; 64], told_at: f64::NEG_INFINITY, dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
+        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), left: Vec::new(), next_hand, clock_was: [false; 2], presses: Vec::new(), loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], covered_at: [f64::NEG_INFINITY; 64], changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], clear_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], hid_since: [f64::NEG_INFINITY; 64], told, told_over: told, refused: shakmaty::Bitboard::EMPTY, refused_at: [f64::NEG_INFINITY; 64], told_at: f64::NEG_INFINITY, told_board: Board::empty(), dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
     }
 
     /// The squares the tracker believes hold a piece.
@@ -345,6 +347,7 @@ impl Tracker {
         }
         if !self.started {
             self.started = true;
+            self.told_board = self.board();
             self.emit(now, EventKind::Board { placement: Placement::from(&self.board()), h1_light: None, white: None });
         }
         self.follow_hands(obs, now);
@@ -416,6 +419,7 @@ impl Tracker {
     /// A board snapshot: the rules hear of every change made so far, those no hand made too.
     fn tell_board(&mut self, now: (u64, f64)) {
         self.told_at = now.1;
+        self.told_board = self.board();
         self.dirty = false;
         self.unheard = false;
         self.emit(now, EventKind::Board { placement: Placement::from(&self.board()), h1_light: None, white: None });
@@ -434,7 +438,7 @@ impl Tracker {
     fn tell_unheard(&mut self, now: (u64, f64), arm_hid: bool) {
         let readable = self.unsure <= MOVE_SQUARES;
         let idle = self.hands.values().all(|t| t.held.is_empty() && t.touched.is_empty());
-        if self.unheard && !arm_hid && readable && idle && self.unattended.is_empty() && self.settled() {
+        if self.unheard && (!arm_hid || self.castling_king_unheard()) && readable && idle && self.unattended.is_empty() && self.settled() {
             self.tell_board(now);
         }
     }
