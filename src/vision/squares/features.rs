@@ -211,12 +211,16 @@ fn solve(rows: &[([f64; 6], [f32; 3])]) -> Option<[[f64; 3]; 6]> {
 /// gain per square.
 struct BoardModel {
     coef: [[[f64; 3]; 6]; 2],
+    /// Per square colour and channel, the least and greatest value of the board the fit went
+    /// through: the quadratic stays within them.
+    range: [[[f32; 2]; 3]; 2],
     gain: [f32; 64],
 }
 
 impl BoardModel {
     fn fit(frame: &Frame) -> BoardModel {
         let mut coef = [[[0.0; 3]; 6]; 2];
+        let mut range = [[[0.0, 255.0]; 3]; 2];
         let mut samples: [Vec<(f32, f32, [f32; 3])>; 2] = [Vec::new(), Vec::new()];
         for sq in 0..64 {
             let (x0, y0) = origin(sq);
@@ -229,9 +233,9 @@ impl BoardModel {
             }
         }
         for (colour, pts) in samples.iter().enumerate() {
-            coef[colour] = robust_quadratic(pts);
+            (coef[colour], range[colour]) = robust_quadratic(pts);
         }
-        let mut model = BoardModel { coef, gain: [1.0; 64] };
+        let mut model = BoardModel { coef, range, gain: [1.0; 64] };
         model.gain = model.local_gains(frame);
         model
     }
@@ -241,7 +245,8 @@ impl BoardModel {
         let k = &self.coef[light as usize];
         let mut out = [0.0f32; 3];
         for (c, o) in out.iter_mut().enumerate() {
-            *o = (0..6).map(|i| d[i] * k[i][c]).sum::<f64>() as f32;
+            let [lo, hi] = self.range[light as usize][c];
+            *o = ((0..6).map(|i| d[i] * k[i][c]).sum::<f64>() as f32).clamp(lo, hi);
         }
         out
     }
@@ -306,8 +311,25 @@ impl BoardModel {
 }
 
 /// Quadratic colour model through the patches that look like board: start from those nearest
-/// the median colour, then refit on the points within a few median deviations.
-fn robust_quadratic(pts: &[(f32, f32, [f32; 3])]) -> [[f64; 3]; 6] {
+/// the median colour, then refit on the points within a few median deviations. With it, per
+/// channel, the range of the points it went through last: beyond them a quadratic may run far
+/// off (rendered game 65: at the h8 corner, Black's pieces crowding the squares around it, the
+/// fit had the light squares at half their lightness, and the empty h8, read as twice as light
+/// as the board there, as a white piece).
+fn robust_quadratic(pts: &[(f32, f32, [f32; 3])]) -> ([[f64; 3]; 6], [[f32; 2]; 3]) {
+    let (coef, keep) = quadratic_through(pts);
+    let mut range = [[f32::INFINITY, f32::NEG_INFINITY]; 3];
+    for (p, _) in pts.iter().zip(&keep).filter(|(_, k)| **k) {
+        for (r, v) in range.iter_mut().zip(p.2) {
+            *r = [r[0].min(v), r[1].max(v)];
+        }
+    }
+    let range = range.map(|r| if r[0] <= r[1] { r } else { [0.0, 255.0] });
+    (coef, range)
+}
+
+/// The fit itself, with the points it went through last.
+fn quadratic_through(pts: &[(f32, f32, [f32; 3])]) -> ([[f64; 3]; 6], Vec<bool>) {
     let constant = |keep: &[bool]| {
         let mut sum = [0.0f64; 3];
         let n = keep.iter().filter(|&&k| k).count().max(1);
@@ -321,7 +343,7 @@ fn robust_quadratic(pts: &[(f32, f32, [f32; 3])]) -> [[f64; 3]; 6] {
         out
     };
     if pts.is_empty() {
-        return [[128.0, 128.0, 128.0], [0.0; 3], [0.0; 3], [0.0; 3], [0.0; 3], [0.0; 3]];
+        return ([[128.0, 128.0, 128.0], [0.0; 3], [0.0; 3], [0.0; 3], [0.0; 3], [0.0; 3]], Vec::new());
     }
     let med: [f32; 3] = std::array::from_fn(|c| median(&mut pts.iter().map(|p| p.2[c]).collect::<Vec<_>>()).unwrap_or(128.0));
     let dist: Vec<f32> = pts.iter().map(|p| (0..3).map(|c| (p.2[c] - med[c]).abs()).sum()).collect();
@@ -335,9 +357,9 @@ fn robust_quadratic(pts: &[(f32, f32, [f32; 3])]) -> [[f64; 3]; 6] {
     for _ in 0..4 {
         let rows: Vec<([f64; 6], [f32; 3])> = pts.iter().zip(&keep).filter(|(_, k)| **k).map(|(p, _)| (design(p.0, p.1), p.2)).collect();
         if rows.len() < 12 {
-            return constant(&keep);
+            return (constant(&keep), keep);
         }
-        let Some(c) = solve(&rows) else { return constant(&keep) };
+        let Some(c) = solve(&rows) else { return (constant(&keep), keep) };
         coef = c;
         let res: Vec<f32> = pts
             .iter()
@@ -350,7 +372,7 @@ fn robust_quadratic(pts: &[(f32, f32, [f32; 3])]) -> [[f64; 3]; 6] {
         let mad = median(&mut kept).unwrap_or(0.0) + 1e-3;
         keep = res.iter().map(|&r| r < 3.0 * mad + 2.0).collect();
     }
-    coef
+    (coef, keep)
 }
 
 /// Where in a square its own piece surely stands: the base, a disc at the centre. A tilted
@@ -557,4 +579,25 @@ pub fn signatures(frame: &Frame) -> Vec<Option<Signature>> {
             Some(sig)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Fitted through part of the board only (pieces and a hand over the rest), the board's
+    /// colour is not carried by the quadratic beyond any colour it was seen to have, while
+    /// within the part seen it follows the light as before.
+    #[test]
+    fn the_board_model_goes_no_further_than_the_colours_it_went_through() {
+        let light = |x: f32, y: f32| 100.0 + 0.01 * (x - 60.0).powi(2) + 0.01 * (y - 60.0).powi(2);
+        let pts: Vec<(f32, f32, [f32; 3])> = (0..12).flat_map(|i| (0..12).map(move |j| (i as f32 * 10.0, j as f32 * 10.0))).map(|(x, y)| (x, y, [light(x, y), 128.0, 128.0])).collect();
+        let (coef, range) = robust_quadratic(&pts);
+        let model = BoardModel { coef: [coef; 2], range: [range; 2], gain: [1.0; 64] };
+        let seen = pts.iter().map(|p| p.2[0]).fold(f32::NEG_INFINITY, f32::max);
+        let far = model.base(true, 255.0, 255.0)[0];
+        assert!(far <= seen + 0.5, "{far} beyond {seen}");
+        let inside = model.base(true, 30.0, 80.0)[0];
+        assert!((inside - light(30.0, 80.0)).abs() < 1.0, "{inside}");
+    }
 }
