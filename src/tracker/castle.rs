@@ -15,17 +15,11 @@ impl Tracker {
     /// the rook's move was recorded first, and the king found on g8 a displaced piece; told
     /// now, it is a castling under way, whatever square the arm left unread.
     pub(super) fn castling_king_unheard(&self) -> bool {
-        use shakmaty::{File, Rank};
+        let on = |sq: Square| self.belief[usize::from(sq)];
+        let was = |sq: Square| self.told_board.piece_at(sq);
         [Color::White, Color::Black].into_iter().any(|color| {
-            let first = color.fold_wb(Rank::First, Rank::Eighth);
-            let at = |f: File| Square::from_coords(f, first);
             let (king, rook) = (Piece { color, role: Role::King }, Piece { color, role: Role::Rook });
-            let on = |sq: Square| self.belief[usize::from(sq)];
-            let was = |sq: Square| self.told_board.piece_at(sq);
-            [(File::G, File::H), (File::C, File::A)].into_iter().any(|(king_to, corner)| {
-                let (home, king_to, corner) = (at(File::E), at(king_to), at(corner));
-                was(home) == Some(king) && on(home).is_none() && on(king_to) == Some(king) && on(corner) == Some(rook) && was(corner) == Some(rook)
-            })
+            castlings(color).into_iter().any(|c| was(c.home) == Some(king) && on(c.home).is_none() && on(c.king_to) == Some(king) && on(c.corner) == Some(rook) && was(c.corner) == Some(rook))
         })
     }
 
@@ -38,21 +32,17 @@ impl Tracker {
     /// They are applied in castling's order, as made: the king lifted and set down, then the
     /// rook; each no earlier than the one before.
     pub(super) fn castling_order(&self, acts: &mut Vec<Act>) {
-        use shakmaty::{File, Rank};
         for color in [Color::White, Color::Black] {
-            let first = color.fold_wb(Rank::First, Rank::Eighth);
-            let at = |f: File| Square::from_coords(f, first);
-            let home = at(File::E);
+            let home = castlings(color)[0].home;
             let king = Piece { color, role: Role::King };
             let rook = Piece { color, role: Role::Rook };
             let king_on = self.belief[usize::from(home)] == Some(king);
-            for (king_to, corner, rook_to) in [(File::G, File::H, File::F), (File::C, File::A, File::D)] {
+            for Castling { king_to, corner, rook_to, .. } in castlings(color) {
                 // The king lifted in this batch, or already off its square.
                 let king_lift = acts.iter().position(|a| a.lift && a.square == home);
                 if king_on != king_lift.is_some() {
                     continue;
                 }
-                let (king_to, corner, rook_to) = (at(king_to), at(corner), at(rook_to));
                 if self.belief[usize::from(corner)] != Some(rook) {
                     continue;
                 }
@@ -84,4 +74,21 @@ impl Tracker {
             }
         }
     }
+}
+
+/// The squares of one castling: the king's home and where it goes, the rook's corner and
+/// where it goes.
+#[derive(Clone, Copy)]
+struct Castling {
+    home: Square,
+    king_to: Square,
+    corner: Square,
+    rook_to: Square,
+}
+
+/// `color`'s castlings, kingside first.
+fn castlings(color: Color) -> [Castling; 2] {
+    use shakmaty::{File, Rank};
+    let at = |f: File| Square::from_coords(f, color.fold_wb(Rank::First, Rank::Eighth));
+    [(File::G, File::H, File::F), (File::C, File::A, File::D)].map(|(king_to, corner, rook_to)| Castling { home: at(File::E), king_to: at(king_to), corner: at(corner), rook_to: at(rook_to) })
 }

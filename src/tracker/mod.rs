@@ -348,7 +348,7 @@ impl Tracker {
         if !self.started {
             self.started = true;
             self.told_board = self.board();
-            self.emit(now, EventKind::Board { placement: Placement::from(&self.board()), h1_light: None, white: None });
+            self.emit(now, EventKind::Board { placement: Placement::from(&self.told_board), h1_light: None, white: None });
         }
         self.follow_hands(obs, now);
         let covered: Vec<Square> = obs.hands.iter().flat_map(|h| h.covers.iter().copied()).collect();
@@ -422,7 +422,7 @@ impl Tracker {
         self.told_board = self.board();
         self.dirty = false;
         self.unheard = false;
-        self.emit(now, EventKind::Board { placement: Placement::from(&self.board()), h1_light: None, white: None });
+        self.emit(now, EventKind::Board { placement: Placement::from(&self.told_board), h1_light: None, white: None });
     }
 
     /// Changes no hand made reach the rules only by a snapshot: one is due as soon as they are
