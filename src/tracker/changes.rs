@@ -30,8 +30,20 @@ impl Tracker {
                 self.covered_at[i] = obs.t;
             }
             if seen == SquareState::Occluded || under_arm {
-                if self.hidden_at[i] <= self.seen_at[i] {
-                    self.hid_first[i] = self.hider(obs, sq);
+                // A square that fits no look a moment after an arm was seen to leave it (a piece
+                // just set down there, read now as its look, now as none) is hidden by no one
+                // anew: it stays that arm's, and what it shows counts as soon as a change an arm
+                // uncovers (rendered 20-ply game 145: the knight set on f3, read white one frame
+                // in three, waited thirty readings as a change no hand was near, and the clock
+                // pressed meanwhile was a false 7.5.3). Not where the arm vanished from view
+                // over it: the arm may still be there, lost by vision, and the square read
+                // through it (rendered game 300: e1's rook, read empty now and then under an
+                // arm lost for a second, was taken as lifted at once).
+                let hider = self.hider(obs, sq);
+                let left_in_view = self.arm_seen_at > self.covered_at[i];
+                let misfit_after_arm = hider.is_none() && !under_arm && left_in_view && obs.t - self.covered_at[i] <= REVEAL_SECS;
+                if self.hidden_at[i] <= self.seen_at[i] && !misfit_after_arm {
+                    self.hid_first[i] = hider;
                     self.hid_since[i] = obs.t;
                 }
                 self.hidden_at[i] = obs.t;
