@@ -300,6 +300,60 @@ fn pieces_left_along_the_edge_are_not_the_arm_that_left_them() {
     assert_eq!(after[8..], [0; 4], "{after:?}");
 }
 
+/// White's hand at rest on the third rank, its arm the table's colour: its change comes in
+/// through the margin but never runs off the view, as the print a piece left on an edge square
+/// does. Held still for over a second it is still a hand: it reaches two and a half squares
+/// into the board, and a print reaches no further in than its square (rendered game 300: the
+/// hand resting on e3 was taken for a print after eight frames' stillness, and the squares
+/// under it, read through it, for moves).
+#[test]
+fn a_hand_at_rest_whose_arm_is_the_tables_colour_stays_a_hand() {
+    use opencv::core::Rect;
+    let rect = drawn_view();
+    let mut detector = HandDetector::new();
+    let mut see = |parts: &[Rect]| detector.detect(&rect, &rect.warp(&drawn_with(parts)).unwrap()).unwrap();
+    for _ in 0..3 {
+        assert!(see(&[]).is_empty());
+    }
+    // From the margin's outer half (the view ends at picture row 430) up to the third rank.
+    for top in [380, 340, 300] {
+        let seen = see(&[Rect::new(200, top, 40, 420 - top)]);
+        assert_eq!(seen.len(), 1, "coming in to row {top}: {seen:?}");
+    }
+    let resting: Vec<usize> = (0..40).map(|_| see(&[Rect::new(200, 300, 40, 120)]).len()).collect();
+    assert_eq!(resting, [1; 40]);
+}
+
+/// Black's arm the colour of the board's frame and of the table: its change begins at the
+/// board's edge and crosses no margin. Reaching in over the eighth rank three squares deep, it
+/// is Black's arm, and stays one at rest (rendered game 300: Black's brown arm over a brown frame
+/// was no arm for seconds while it moved pieces). A piece-sized change at the edge is not.
+#[test]
+fn an_arm_the_colour_of_the_boards_frame_is_an_arm() {
+    use opencv::core::Rect;
+    let rect = drawn_view();
+    let mut detector = HandDetector::new();
+    let mut see = |parts: &[Rect]| detector.detect(&rect, &rect.warp(&drawn_with(parts)).unwrap()).unwrap();
+    for _ in 0..3 {
+        assert!(see(&[]).is_empty());
+    }
+    for bottom in [180, 200, 220] {
+        let seen = see(&[Rect::new(190, 80, 60, bottom - 80)]);
+        assert_eq!(seen.len(), 1, "reaching to row {bottom}: {seen:?}");
+        assert_eq!(seen[0].side, Some(Side::Black));
+    }
+    let resting: Vec<usize> = (0..30).map(|_| see(&[Rect::new(190, 80, 60, 140)]).len()).collect();
+    assert_eq!(resting, [1; 30]);
+    let mut detector = HandDetector::new();
+    let mut see = |parts: &[Rect]| detector.detect(&rect, &rect.warp(&drawn_with(parts)).unwrap()).unwrap();
+    for _ in 0..3 {
+        see(&[]);
+    }
+    for bottom in [100, 120] {
+        assert!(see(&[Rect::new(200, 80, 40, bottom - 80)]).is_empty(), "a piece-sized change at the edge");
+    }
+}
+
 /// A sleeve passing between camera and board (a wide band across the whole view, top to
 /// bottom, or wider than any arm), with an arm reaching in beside it: everything over the board
 /// hides squares, but no fingertips are told while it passes — its fringe and what it cuts

@@ -30,7 +30,7 @@ mod edges;
 mod parts;
 mod settle;
 mod view;
-use edges::{entries, heads_out, nearest_side, player_of, side_of, spans_view};
+use edges::{entries, heads_out, nearest_side, player_of, reach_in, side_of, spans_view, unseen_ways_in};
 use parts::arm_parts;
 use view::{changed, follow_exposure, gain, unshade};
 
@@ -107,6 +107,17 @@ const GHOST_SQUARES: f64 = 1.5;
 /// a queen leaving d8 on the far edge, each held as an arm for three seconds, hid the move);
 /// it settles after the short stillness a change in the margin needs, not an arm's.
 const HEAD_SQUARES: f64 = 2.0;
+/// A hand seen a frame before that comes in through the margin and reaches more than this many
+/// squares into the board from its edge is a hand at rest, however still it holds and however
+/// little of its arm shows: the print a piece left on an edge square, the change it is
+/// otherwise taken for, reaches in no further than that square (what of the piece's image
+/// leant out of it leans over the margin), and a castling's lies along the edge.
+const RESTING_HAND_SQUARES: f64 = 1.5;
+/// The least change, in squares, taken for an arm come in unseen over the board's edge (see
+/// [`edges::unseen_ways_in`]): more than a piece and the square it left...
+const UNSEEN_ARM_SQUARES: f64 = 3.0;
+/// ... and how far, in squares, it must stretch away from that edge.
+const UNSEEN_ARM_REACH: f64 = 2.0;
 /// A region larger than this many squares is no arm reaching in, whatever its shape: an arm
 /// stretched across the board covers a strip of three squares by eight at most, while a sleeve
 /// or a body between camera and board can hide all of it.
@@ -293,7 +304,16 @@ impl HandDetector {
         let came_in: Vec<usize> = self.previous.iter().filter(|p| p.age == 0).map(|p| nearest_side(p.entry, w, h)).collect();
         let mut entries = entries(rect, &labels, n, &came_in)?;
         self.keep_ways_in(&labels, &stats, &area, &mut entries, rect.px)?;
-        let settled = self.settle(view, &closed, &labels, &entries, &area, rect.px)?;
+        let (lately, was_hand) = self.arms_lately(&labels, &area)?;
+        unseen_ways_in(rect, &labels, &area, &self.calm, &was_hand, &mut entries)?;
+        // A hand at rest, its arm unseen (the table's colour): seen as a hand a frame before and
+        // reaching further in than a print does (rendered game 300: White's hand resting on
+        // e3, the arm's colour the table's, was taken for a print after eight frames' stillness
+        // and settled into the view; the squares under it, read through it, were taken as moved).
+        let by_edge: Vec<bool> = was_hand.iter().zip(&entries).map(|(&was, e)| was && e.is_some()).collect();
+        let depth = reach_in(&labels, &stats, &by_edge, rect.board_rect())?;
+        let resting_hand: Vec<bool> = by_edge.iter().zip(&depth).map(|(&was, &d)| was && f64::from(d) > RESTING_HAND_SQUARES * f64::from(rect.px)).collect();
+        let settled = self.settle(view, &closed, &labels, &entries, &area, (lately, &resting_hand), rect.px)?;
         let scenery = settled_mask(&labels, &settled.ghosts)?;
         let prints = settled_mask(&labels, &settled.resting)?;
         let mut owner = arm_parts(&labels, &entries, &settled, rect.board_rect(), rect.px)?;

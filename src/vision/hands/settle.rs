@@ -17,12 +17,13 @@ impl HandDetector {
     /// from the edge, as arms do. Returns, per label, whether it was settled this frame, and
     /// whether it settled as a ghost: a change the size of a square running off the view only
     /// beyond the picture's edge (see [`GHOST_SQUARES`]); and, per label, whether it is an arm
-    /// by where it runs off the view (see [`Settled::arm_age`]).
-    pub(super) fn settle(&mut self, view: &Mat, mask: &Mat, labels: &Mat, entries: &[Option<[f64; 2]>], area: &[u32], px: i32) -> Result<Settled, VisionError> {
+    /// by where it runs off the view (see [`Settled::arm_age`]). `lately` is
+    /// [`arms_lately`](Self::arms_lately)'s; `resting_hand`, per label, whether it is a hand at
+    /// rest, however still (see [`super::RESTING_HAND_SQUARES`]): it waits as an arm does.
+    pub(super) fn settle(&mut self, view: &Mat, mask: &Mat, labels: &Mat, entries: &[Option<[f64; 2]>], area: &[u32], (lately, resting_hand): (Vec<Option<u32>>, &[bool]), px: i32) -> Result<Settled, VisionError> {
         let (w, h) = (labels.cols(), labels.rows());
         let n = entries.len();
         let data = labels.data_typed::<i32>()?;
-        let lately = self.arms_lately(labels, area)?;
         let at_edge: Vec<bool> = entries.iter().map(Option::is_some).collect();
         // A region settles when hardly any of its pixels stirred lately (noise stirs a few).
         // Per label: pixels that stirred within SETTLE_FRAMES, STILL_FRAMES, BAND_SETTLE_FRAMES,
@@ -127,7 +128,7 @@ impl HandDetector {
             .map(|l| {
                 let restless = if head_left[l] {
                     stirred[l][2]
-                } else if (off_view[l] && !ghost[l]) || (at_edge[l] && arm_age[l].is_some()) {
+                } else if (off_view[l] && !ghost[l]) || (at_edge[l] && (arm_age[l].is_some() || resting_hand[l])) {
                     stirred[l][1]
                 } else if off_view[l] {
                     stirred[l][0]
@@ -184,7 +185,7 @@ impl HandDetector {
         // So is a change where heads lean out, small or narrow as a print there (see
         // `head_left`) and no arm by its past (rendered game 310: the queen's d8, running off
         // the view 18 pixels wide beside the hand setting her on c7, seen as a second arm).
-        let unproven = |l: usize| l > 0 && at_edge[l] && (!off_view[l] || head_left[l]) && arm_age[l].is_none();
+        let unproven = |l: usize| l > 0 && at_edge[l] && (!off_view[l] || head_left[l]) && arm_age[l].is_none() && !resting_hand[l];
         let side = |l: usize| entries[l].map(|e| nearest_side(e, w, h));
         let stirs_now = |l: usize| 2 * stirred[l][3] >= area[l];
         let arm_sized = |l: usize| 2 * area[l] >= (px * px) as u32;
@@ -219,13 +220,14 @@ impl HandDetector {
     }
 
     /// Per label, if it goes on from an arm seen in the last frame (most of each is the other),
-    /// the frames since that arm last touched the view's edge within the picture.
-    fn arms_lately(&self, labels: &Mat, area: &[u32]) -> Result<Vec<Option<u32>>, VisionError> {
+    /// the frames since that arm last touched the view's edge within the picture; and whether it
+    /// goes on from any hand seen then, an arm by where it runs off the view or not.
+    pub(super) fn arms_lately(&self, labels: &Mat, area: &[u32]) -> Result<(Vec<Option<u32>>, Vec<bool>), VisionError> {
         let n = area.len();
         let mut out = vec![None; n];
+        let mut was_hand = vec![false; n];
         let data = labels.data_typed::<i32>()?;
         for p in self.previous.iter().filter(|p| p.age == 0) {
-            let Some(age) = p.arm_age else { continue };
             let mut both = vec![0u32; n];
             let mut size = 0u32;
             for (&m, &l) in p.mask.data_bytes()?.iter().zip(data) {
@@ -238,11 +240,14 @@ impl HandDetector {
                 // Overlap over union: an arm withdrawing leaves the square it emptied, a part of
                 // it only, which is no arm.
                 if 2 * both[l] >= area[l] + size - both[l] {
-                    out[l] = Some(out[l].map_or(age, |a: u32| a.min(age)));
+                    was_hand[l] = true;
+                    if let Some(age) = p.arm_age {
+                        out[l] = Some(out[l].map_or(age, |a: u32| a.min(age)));
+                    }
                 }
             }
         }
-        Ok(out)
+        Ok((out, was_hand))
     }
 }
 
