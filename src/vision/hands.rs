@@ -30,9 +30,11 @@ mod edges;
 mod parts;
 mod settle;
 mod view;
-use edges::{entries, heads_out, nearest_side, player_of, reach_in, side_of, spans_view, unseen_ways_in};
+mod ways_in;
+use edges::{entries, heads_out, nearest_side, player_of, reach_in, side_of, spans_view};
 use parts::arm_parts;
 use view::{changed, follow_exposure, gain, unshade};
+use ways_in::unseen_ways_in;
 
 /// Frame-to-frame change (any channel) that counts as motion at a pixel.
 const MOTION_LEVEL: u8 = 16;
@@ -79,11 +81,6 @@ const NEAR_ENTRY: f64 = 1.5;
 const LOST_DRIFT: f64 = 0.5;
 /// Frames an arm that vanished is still reported where it was last seen.
 const HOLD_FRAMES: u32 = 6;
-/// The least change, in squares, taken for an arm that lost its way in (see
-/// [`HandDetector::keep_ways_in`]): more than a piece and the square it left.
-const LOST_WAY_SQUARES: f64 = 3.0;
-/// ... and how far, in squares, it must stretch away from that arm's side of the view.
-const LOST_WAY_REACH: f64 = 3.0;
 /// An arm seen last within this many squares of where it came in (about a square over the
 /// board, from the margin where arms enter), having reached at least [`WITHDRAWN_BY`] further
 /// before, was withdrawing: it is not held.
@@ -113,11 +110,6 @@ const HEAD_SQUARES: f64 = 2.0;
 /// otherwise taken for, reaches in no further than that square (what of the piece's image
 /// leant out of it leans over the margin), and a castling's lies along the edge.
 const RESTING_HAND_SQUARES: f64 = 1.5;
-/// The least change, in squares, taken for an arm come in unseen over the board's edge (see
-/// [`edges::unseen_ways_in`]): more than a piece and the square it left...
-const UNSEEN_ARM_SQUARES: f64 = 3.0;
-/// ... and how far, in squares, it must stretch away from that edge.
-const UNSEEN_ARM_REACH: f64 = 2.0;
 /// A region larger than this many squares is no arm reaching in, whatever its shape: an arm
 /// stretched across the board covers a strip of three squares by eight at most, while a sleeve
 /// or a body between camera and board can hide all of it.
@@ -412,53 +404,6 @@ impl HandDetector {
     /// [`detect`](Self::detect)): not arms any more, but not yet to be read.
     pub fn fading(&self) -> &[Square] {
         &self.fading
-    }
-
-    /// An arm stretched over the whole board can lose its way in: its forearm at its own edge
-    /// goes unseen while its fingers reach the far margin (rendered game 370: Black's arm,
-    /// sixteen squares of change, crossed no margin for six frames, was dropped, and came back
-    /// crossing White's margin only, as White's arm: a false 4.2.1). A region of at least
-    /// [`LOST_WAY_SQUARES`] that crosses no margin, or only the one across from where an arm
-    /// seen lately came in, that stretches [`LOST_WAY_REACH`] squares away from that arm's
-    /// side, and lies mostly where that arm was, is that arm still, come in where it did. A
-    /// piece set down is smaller; the king and rook just castled under it lie along the edge,
-    /// not away from it (rendered game 260: taken for the arm, they hid the castling); and the
-    /// other player's arm lies mostly outside the first one's (its own forearm on its side).
-    fn keep_ways_in(&self, labels: &Mat, stats: &Mat, area: &[u32], entries: &mut [Option<[f64; 2]>], px: i32) -> Result<(), VisionError> {
-        let (w, h) = (labels.cols(), labels.rows());
-        let least = (LOST_WAY_SQUARES * f64::from(px * px)) as u32;
-        let big: Vec<usize> = (1..area.len()).filter(|&l| area[l] >= least).collect();
-        if big.is_empty() {
-            return Ok(());
-        }
-        let data = labels.data_typed::<i32>()?;
-        let long = (LOST_WAY_REACH * f64::from(px)) as i32;
-        for p in self.previous.iter().filter(|p| p.age <= HOLD_FRAMES) {
-            let side = nearest_side(p.entry, w, h);
-            // Top and bottom (0, 1): the reach is the region's height; left and right, its width.
-            let extent = if side < 2 { imgproc::CC_STAT_HEIGHT } else { imgproc::CC_STAT_WIDTH };
-            let mut lost = Vec::new();
-            for &l in &big {
-                if entries[l].is_none_or(|e| nearest_side(e, w, h) == side ^ 1) && *stats.at_2d::<i32>(l as i32, extent)? >= long {
-                    lost.push(l);
-                }
-            }
-            if lost.is_empty() {
-                continue;
-            }
-            let mut overlap = vec![0u32; area.len()];
-            for (&m, &l) in p.mask.data_bytes()?.iter().zip(data) {
-                if m != 0 {
-                    overlap[l as usize] += 1;
-                }
-            }
-            for l in lost {
-                if 2 * overlap[l] >= area[l] {
-                    entries[l] = Some(p.entry);
-                }
-            }
-        }
-        Ok(())
     }
 
     /// Counts, per pixel, the frames since it last moved.

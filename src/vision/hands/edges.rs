@@ -5,7 +5,7 @@ use opencv::core::{Mat, Rect};
 use opencv::imgproc;
 use opencv::prelude::*;
 
-use super::{ACROSS_WIDTH, HEAD_SQUARES, SETTLE_FRAMES, UNSEEN_ARM_REACH, UNSEEN_ARM_SQUARES};
+use super::{ACROSS_WIDTH, HEAD_SQUARES};
 use crate::types::Side;
 use crate::vision::VisionError;
 use crate::vision::geometry::Pose;
@@ -134,72 +134,6 @@ pub(super) fn entries(rect: &Rectifier, labels: &Mat, n: usize, came_in: &[usize
             (c > 0.0).then(|| [sx / c, sy / c])
         })
         .collect())
-}
-
-/// An arm the colour of the board's frame and of the table beyond it crosses no margin: its
-/// change begins at the board's edge (rendered game 300: Black's brown arm over a brown frame
-/// and table, seen over the squares only, was no arm for seconds at a time while it moved
-/// pieces). A region that comes in by no side (`entries`), of at least [`UNSEEN_ARM_SQUARES`],
-/// that lies along one of the board's edges at least a wrist wide and stretches
-/// [`UNSEEN_ARM_REACH`] squares away from it, and that stirs (a quarter of it moved within
-/// [`SETTLE_FRAMES`], by `calm`) or goes on from a hand seen a frame before (`was_hand`), is an
-/// arm come in over that edge: its way in is put in the margin's outer band there. A piece set
-/// down is smaller; a castling's king and rook lie along the edge, not away from it, and are
-/// still.
-pub(super) fn unseen_ways_in(rect: &Rectifier, labels: &Mat, area: &[u32], calm: &[u16], was_hand: &[bool], entries: &mut [Option<[f64; 2]>]) -> Result<(), VisionError> {
-    let px = rect.px;
-    let least = (UNSEEN_ARM_SQUARES * f64::from(px * px)) as u32;
-    let mut candidate: Vec<bool> = (0..area.len()).map(|l| l > 0 && entries[l].is_none() && area[l] >= least).collect();
-    if !candidate.contains(&true) {
-        return Ok(());
-    }
-    let data = labels.data_typed::<i32>()?;
-    let mut moved = vec![0u32; area.len()];
-    for (&l, &c) in data.iter().zip(calm) {
-        moved[l as usize] += u32::from(candidate[l as usize] && c < SETTLE_FRAMES);
-    }
-    for l in 0..area.len() {
-        candidate[l] &= 4 * moved[l] >= area[l] || was_hand[l];
-    }
-    let (w, h) = (labels.cols(), labels.rows());
-    let b = rect.board_rect();
-    let (right, bottom) = (b.x + b.width - 1, b.y + b.height - 1);
-    let band = (px / 4).max(1);
-    // Per label and side of the board (top, bottom, left, right): its pixels within `band` of
-    // that edge, the sum of their places along it, and how far it reaches away from it.
-    let mut along = vec![[(0u32, 0.0f64, 0i32); 4]; area.len()];
-    for (i, &l) in data.iter().enumerate() {
-        if !candidate[l as usize] {
-            continue;
-        }
-        let (x, y) = (i as i32 % w, i as i32 / w);
-        let away = [y - b.y, bottom - y, x - b.x, right - x];
-        for (k, s) in along[l as usize].iter_mut().enumerate() {
-            if away[k] < band {
-                s.0 += 1;
-                s.1 += f64::from(if k < 2 { x } else { y });
-            }
-            s.2 = s.2.max(away[k]);
-        }
-    }
-    let wrist = (px * px / 8) as u32;
-    let reach = (UNSEEN_ARM_REACH * f64::from(px)) as i32;
-    let outer = (rect.margin * f64::from(px) / 4.0).round();
-    for l in (1..area.len()).filter(|&l| candidate[l]) {
-        let Some(k) = (0..4).max_by_key(|&k| along[l][k].0) else { continue };
-        let (count, sum, far) = along[l][k];
-        if count < wrist || far < reach {
-            continue;
-        }
-        let mid = sum / f64::from(count);
-        entries[l] = Some(match k {
-            0 => [mid, outer],
-            1 => [mid, f64::from(h - 1) - outer],
-            2 => [outer, mid],
-            _ => [f64::from(w - 1) - outer, mid],
-        });
-    }
-    Ok(())
 }
 
 /// Whether region `label` runs off the view on two opposite sides, each as wide as
