@@ -41,7 +41,7 @@ impl Tracker {
                 // arm lost for a second, was taken as lifted at once).
                 let hider = self.hider(obs, sq);
                 let left_in_view = self.arm_seen_at > self.covered_at[i];
-                let misfit_after_arm = hider.is_none() && !under_arm && left_in_view && obs.t - self.covered_at[i] <= REVEAL_SECS;
+                let misfit_after_arm = hider.is_none() && left_in_view && obs.t - self.covered_at[i] <= REVEAL_SECS;
                 if self.hidden_at[i] <= self.seen_at[i] && !misfit_after_arm {
                     self.hid_first[i] = hider;
                     self.hid_since[i] = obs.t;
