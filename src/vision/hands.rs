@@ -297,7 +297,8 @@ impl HandDetector {
         let mut entries = entries(rect, &labels, n, &came_in)?;
         self.keep_ways_in(&labels, &stats, &area, &mut entries, rect.px)?;
         let (lately, was_hand) = self.arms_lately(&labels, &area)?;
-        unseen_ways_in(rect, &labels, &area, &self.calm, &was_hand, &mut entries)?;
+        let stirred = self.stirred(&labels, n)?;
+        unseen_ways_in(rect, &labels, &area, &stirred, &was_hand, &mut entries)?;
         // A hand at rest, its arm unseen (the table's colour): seen as a hand a frame before and
         // reaching further in than a print does (rendered game 300: White's hand resting on
         // e3, the arm's colour the table's, was taken for a print after eight frames' stillness
@@ -305,7 +306,7 @@ impl HandDetector {
         let by_edge: Vec<bool> = was_hand.iter().zip(&entries).map(|(&was, e)| was && e.is_some()).collect();
         let depth = reach_in(&labels, &stats, &by_edge, rect.board_rect())?;
         let resting_hand: Vec<bool> = by_edge.iter().zip(&depth).map(|(&was, &d)| was && f64::from(d) > RESTING_HAND_SQUARES * f64::from(rect.px)).collect();
-        let settled = self.settle(view, &closed, &labels, &entries, &area, (lately, &resting_hand), rect.px)?;
+        let settled = self.settle(view, &closed, &labels, &entries, &area, (lately, &resting_hand, &stirred), rect.px)?;
         let scenery = settled_mask(&labels, &settled.ghosts)?;
         let prints = settled_mask(&labels, &settled.resting)?;
         let mut owner = arm_parts(&labels, &entries, &settled, rect.board_rect(), rect.px)?;

@@ -19,23 +19,14 @@ impl HandDetector {
     /// beyond the picture's edge (see [`GHOST_SQUARES`]); and, per label, whether it is an arm
     /// by where it runs off the view (see [`Settled::arm_age`]). `lately` is
     /// [`arms_lately`](Self::arms_lately)'s; `resting_hand`, per label, whether it is a hand at
-    /// rest, however still (see [`super::RESTING_HAND_SQUARES`]): it waits as an arm does.
-    pub(super) fn settle(&mut self, view: &Mat, mask: &Mat, labels: &Mat, entries: &[Option<[f64; 2]>], area: &[u32], (lately, resting_hand): (Vec<Option<u32>>, &[bool]), px: i32) -> Result<Settled, VisionError> {
+    /// rest, however still (see [`super::RESTING_HAND_SQUARES`]): it waits as an arm does;
+    /// `stirred`, [`stirred`](Self::stirred)'s.
+    pub(super) fn settle(&mut self, view: &Mat, mask: &Mat, labels: &Mat, entries: &[Option<[f64; 2]>], area: &[u32], (lately, resting_hand, stirred): (Vec<Option<u32>>, &[bool], &[[u32; 4]]), px: i32) -> Result<Settled, VisionError> {
         let (w, h) = (labels.cols(), labels.rows());
         let n = entries.len();
         let data = labels.data_typed::<i32>()?;
         let at_edge: Vec<bool> = entries.iter().map(Option::is_some).collect();
         // A region settles when hardly any of its pixels stirred lately (noise stirs a few).
-        // Per label: pixels that stirred within SETTLE_FRAMES, STILL_FRAMES, BAND_SETTLE_FRAMES,
-        // and NOW_FRAMES.
-        let mut stirred = vec![[0u32; 4]; n];
-        for (&l, &c) in data.iter().zip(&self.calm) {
-            let s = &mut stirred[l as usize];
-            s[0] += u32::from(c < SETTLE_FRAMES);
-            s[1] += u32::from(c < STILL_FRAMES);
-            s[2] += u32::from(c < BAND_SETTLE_FRAMES);
-            s[3] += u32::from(c < NOW_FRAMES);
-        }
         // Parts of a hand the colour of the squares show as pieces cut off from the arm; they
         // lie near it, and so does a piece the hand just set down, which can wait to settle
         // until the hand has moved off.
@@ -217,6 +208,20 @@ impl HandDetector {
         // reaching in past the far margin (rendered game 425).
         let reaching = (0..n).map(|l| head_left[l] && stirs_now(l) && side(l).is_some_and(|s| arms_on[s] <= usize::from(arm_sized(l)))).collect();
         Ok(Settled { settled, ghosts, arm_age, lately, resting, reaching })
+    }
+
+    /// Per label, its pixels that stirred within [`SETTLE_FRAMES`], [`STILL_FRAMES`],
+    /// [`BAND_SETTLE_FRAMES`] and [`NOW_FRAMES`].
+    pub(super) fn stirred(&self, labels: &Mat, n: usize) -> Result<Vec<[u32; 4]>, VisionError> {
+        let mut stirred = vec![[0u32; 4]; n];
+        for (&l, &c) in labels.data_typed::<i32>()?.iter().zip(&self.calm) {
+            let s = &mut stirred[l as usize];
+            s[0] += u32::from(c < SETTLE_FRAMES);
+            s[1] += u32::from(c < STILL_FRAMES);
+            s[2] += u32::from(c < BAND_SETTLE_FRAMES);
+            s[3] += u32::from(c < NOW_FRAMES);
+        }
+        Ok(stirred)
     }
 
     /// Per label, if it goes on from an arm seen in the last frame (most of each is the other),

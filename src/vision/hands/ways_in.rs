@@ -8,7 +8,7 @@ use opencv::imgproc;
 use opencv::prelude::*;
 
 use super::edges::nearest_side;
-use super::{HOLD_FRAMES, HandDetector, SETTLE_FRAMES};
+use super::{HOLD_FRAMES, HandDetector};
 use crate::vision::VisionError;
 use crate::vision::rectify::Rectifier;
 
@@ -79,25 +79,18 @@ impl HandDetector {
 /// pieces). A region that comes in by no side (`entries`), of at least [`UNSEEN_ARM_SQUARES`],
 /// that lies along one of the board's edges at least a wrist wide and stretches
 /// [`UNSEEN_ARM_REACH`] squares away from it, and that stirs (a quarter of it moved within
-/// [`SETTLE_FRAMES`], by `calm`) or goes on from a hand seen a frame before (`was_hand`), is an
+/// `SETTLE_FRAMES`: `stirred`, [`HandDetector::stirred`]'s) or goes on from a hand seen a frame before (`was_hand`), is an
 /// arm come in over that edge: its way in is put in the margin's outer band there. A piece set
 /// down is smaller; a castling's king and rook lie along the edge, not away from it, and are
 /// still.
-pub(super) fn unseen_ways_in(rect: &Rectifier, labels: &Mat, area: &[u32], calm: &[u16], was_hand: &[bool], entries: &mut [Option<[f64; 2]>]) -> Result<(), VisionError> {
+pub(super) fn unseen_ways_in(rect: &Rectifier, labels: &Mat, area: &[u32], stirred: &[[u32; 4]], was_hand: &[bool], entries: &mut [Option<[f64; 2]>]) -> Result<(), VisionError> {
     let px = rect.px;
     let least = (UNSEEN_ARM_SQUARES * f64::from(px * px)) as u32;
-    let mut candidate: Vec<bool> = (0..area.len()).map(|l| l > 0 && entries[l].is_none() && area[l] >= least).collect();
+    let candidate: Vec<bool> = (0..area.len()).map(|l| l > 0 && entries[l].is_none() && area[l] >= least && (4 * stirred[l][0] >= area[l] || was_hand[l])).collect();
     if !candidate.contains(&true) {
         return Ok(());
     }
     let data = labels.data_typed::<i32>()?;
-    let mut moved = vec![0u32; area.len()];
-    for (&l, &c) in data.iter().zip(calm) {
-        moved[l as usize] += u32::from(candidate[l as usize] && c < SETTLE_FRAMES);
-    }
-    for l in 0..area.len() {
-        candidate[l] &= 4 * moved[l] >= area[l] || was_hand[l];
-    }
     let (w, h) = (labels.cols(), labels.rows());
     let b = rect.board_rect();
     let (right, bottom) = (b.x + b.width - 1, b.y + b.height - 1);
