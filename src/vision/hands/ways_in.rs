@@ -70,7 +70,6 @@ impl HandDetector {
         }
         Ok(())
     }
-
 }
 
 /// An arm the colour of the board's frame and of the table beyond it crosses no margin: its
@@ -79,10 +78,10 @@ impl HandDetector {
 /// pieces). A region that comes in by no side (`entries`), of at least [`UNSEEN_ARM_SQUARES`],
 /// that lies along one of the board's edges at least a wrist wide and stretches
 /// [`UNSEEN_ARM_REACH`] squares away from it, and that stirs (a quarter of it moved within
-/// `SETTLE_FRAMES`: `stirred`, [`HandDetector::stirred`]'s) or goes on from a hand seen a frame before (`was_hand`), is an
-/// arm come in over that edge: its way in is put in the margin's outer band there. A piece set
-/// down is smaller; a castling's king and rook lie along the edge, not away from it, and are
-/// still.
+/// `SETTLE_FRAMES`, by `stirred`, [`HandDetector::stirred`]'s) or goes on from a hand seen a
+/// frame before (`was_hand`), is an arm come in over that edge: its way in is put in the
+/// margin's outer band there. A piece set down is smaller; a castling's king and rook lie along
+/// the edge, not away from it, and are still.
 pub(super) fn unseen_ways_in(rect: &Rectifier, labels: &Mat, area: &[u32], stirred: &[[u32; 4]], was_hand: &[bool], entries: &mut [Option<[f64; 2]>]) -> Result<(), VisionError> {
     let px = rect.px;
     let least = (UNSEEN_ARM_SQUARES * f64::from(px * px)) as u32;
