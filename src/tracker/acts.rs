@@ -58,7 +58,7 @@ impl Tracker {
         // The piece that last came off a square with no hand near, and where from.
         let mut taken: Option<(Square, Piece)> = None;
         let before = self.belief;
-        for act in acts {
+        for (k, act) in acts.iter().copied().enumerate() {
             let i = usize::from(act.square);
             let Some(id) = act.hand else {
                 // No hand was seen over this square (an arm vision missed, or a piece falling):
@@ -268,7 +268,8 @@ impl Tracker {
             // was recorded and the game lost). It stays in the hand, and the square is looked at
             // again until the other one shows; a move where it cannot go is still recorded
             // then, if nothing else explains the square.
-            if let Some(h) = carried.filter(|h| self.leans_from_doubt(h, act.square)) {
+            let showing: Vec<(Square, Color)> = acts[k + 1..].iter().filter(|a| !a.lift).filter_map(|a| a.colour.map(|c| (a.square, c))).collect();
+            if let Some(h) = carried.filter(|h| self.leans_from_doubt(h, act.square, &showing)) {
                 self.hold_back(id, h, act.square, colour);
                 continue;
             }

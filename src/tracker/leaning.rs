@@ -336,3 +336,30 @@ fn a_colour_change_to_a_piece_from_nowhere_leaves_the_piece_there() {
     let (board, events) = reel.finish();
     assert_eq!(board, after, "{events:?}");
 }
+
+/// 1. Qxd5 from b3: the arm lifts the pawn off d5, then the queen, and sets her on d5 while
+/// hiding c5 and d5 alike, its fingertips over c5 first. Once it has gone, d5 reads white and
+/// c5, which the queen leans over, a piece of colour untold, both in the same frame. The queen
+/// cannot have gone to c5, and she can to d5, shown white in the same frame: she is on d5
+/// (rendered game 440's 20... Qxd4, recorded Qb6-c4, a false 7.5.1).
+#[test]
+fn a_lean_dated_first_is_not_where_the_queen_went_when_her_square_shows_her_with_it() {
+    use Square::*;
+    let start: Board = "4k3/8/8/3p4/8/1Q6/8/4K3".parse().expect("a placement");
+    let pawn_off = without(&start, &[D5]);
+    let lifted = without(&start, &[D5, B3]);
+    let after = moved(&start, &[(B3, D5)]);
+    let lean = |o: &mut Observation| read_as(o, C5, SquareState::Piece);
+    let mut reel = Reel::new(&start);
+    reel.run(20, &start, None)
+        .run(10, &start, Some((D5, &[D5, D4, C4])))
+        .run(10, &pawn_off, Some((C4, &[C4, B4])))
+        .run(10, &pawn_off, Some((B3, &[B3, B4, C4])))
+        .run(10, &lifted, Some((C4, &[B3, B4, C4])))
+        .run(8, &after, Some((C5, &[C5, D5, C4, D4, B4])))
+        .run(15, &after, Some((D5, &[C5, D5, C4, D4, B4])))
+        .run_seen(3, &after, Some((B3, &[B3, A3, A2])), lean)
+        .run_seen(60, &after, None, lean);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+}
