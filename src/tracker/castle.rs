@@ -5,6 +5,7 @@
 use shakmaty::{Color, Piece, Role, Square};
 
 use super::{Act, Tracker};
+use crate::types::HandId;
 
 impl Tracker {
     /// Whether the board the rules last heard of differs from what the tracker knows by a
@@ -21,6 +22,20 @@ impl Tracker {
             let (king, rook) = (Piece { color, role: Role::King }, Piece { color, role: Role::Rook });
             castlings(color).into_iter().any(|c| was(c.home) == Some(king) && on(c.home).is_none() && on(c.king_to) == Some(king) && on(c.corner) == Some(rook) && was(c.corner) == Some(rook))
         })
+    }
+
+    /// Whether the lift hand `hand` made from `square` is of a rook from its corner while that
+    /// player's arm is still over the board, their king still believed on its square and that
+    /// square in doubt: the king may have been lifted first, unseen, and its lift is written
+    /// only once it shows set down, dated by the stay that grasped it. The stream never goes
+    /// back in time, so the rook's lift waits for it; else the rules hear the rook lifted
+    /// first, a castling begun with the rook (rendered game 125's 10... O-O: e8 unread from
+    /// the king's lift on, the king on g8 seen after the rook's lift, a false 4.4.2).
+    pub(super) fn rook_before_unseen_king(&self, hand: HandId, square: Square) -> bool {
+        let Some(track) = self.hands.values().find(|t| t.event_id == hand.0) else { return false };
+        let color = Color::from(track.side);
+        let (king, rook) = (Piece { color, role: Role::King }, Piece { color, role: Role::Rook });
+        castlings(color).into_iter().any(|c| c.corner == square && self.told_board.piece_at(square) == Some(rook) && self.belief[usize::from(c.home)] == Some(king) && self.in_doubt(c.home))
     }
 
     /// A castling whose squares an arm hid until it left (or until it had gone) shows all at

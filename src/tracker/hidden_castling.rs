@@ -73,3 +73,38 @@ fn a_castling_king_set_down_by_an_arm_lost_is_told_before_the_rook_moves() {
     let rook_lift = events.iter().position(|e| matches!(e.kind, EventKind::Lift { square: H1, .. }));
     assert!(king_told.is_some() && rook_lift.is_some() && king_told < rook_lift, "{events:?}");
 }
+
+/// O-O with the king's square unread from the lift on (it fits no look after the arm, as e8
+/// beside a bishop did): the fingertips rest on e1 too briefly for a touch and carry the king to
+/// g1, which stays under the arm while the hand lifts the rook, seen gone from h1 at once, and
+/// sets it on f1. The king set on g1 shows only after the rook's lift, and is dated by the
+/// stay on g1, before it (rendered game 125's 10... O-O, recorded Rg8 and the king on f8 a
+/// 7.6). The king was lifted first, and the stream says so: the rook's lift waits while the
+/// king's square may have been left under the same arm.
+#[test]
+fn a_king_lifted_unseen_before_the_rook_is_lifted_first() {
+    use Square::*;
+    let start = moved(&Board::default(), &[(E2, E4), (E7, E5), (G1, F3), (B8, C6), (F1, C4), (F8, C5)]);
+    let king_off = without(&start, &[E1]);
+    let king_on = moved(&start, &[(E1, G1)]);
+    let rook_off = without(&king_on, &[H1]);
+    let after = moved(&king_on, &[(H1, F1)]);
+    let e1_unread = |o: &mut Observation| read_as(o, E1, SquareState::Occluded);
+    let mut reel = Reel::new(&start);
+    reel.run(10, &start, None)
+        .run(4, &start, Some((E1, &[D1, E1, E2])))
+        .run_seen(8, &king_off, Some((F1, &[E1, F1, G1, F2])), e1_unread)
+        .run_seen(12, &king_on, Some((G1, &[F1, G1, F2, G2])), e1_unread)
+        .run_seen(4, &king_on, Some((H2, &[G1, G2, H2])), e1_unread)
+        .run_seen(12, &king_on, Some((H1, &[G1, H1, G2, H2])), e1_unread)
+        .run_seen(3, &rook_off, Some((G1, &[G1, H1, G2, H2])), e1_unread)
+        .run_seen(10, &after, Some((F1, &[F1, G1, H1, F2, G2])), e1_unread)
+        .run_seen(6, &after, Some((F1, &[F1, G1, F2, G2])), e1_unread)
+        .run_seen(6, &after, Some((F2, &[F1, F2])), e1_unread)
+        .run_seen(60, &after, None, e1_unread);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+    let lift = |sq: Square| events.iter().position(|e| matches!(e.kind, EventKind::Lift { square, .. } if square == sq));
+    let (king, rook) = (lift(E1).expect("the king's lift"), lift(H1).expect("the rook's lift"));
+    assert!(king < rook, "{events:?}");
+}
