@@ -42,7 +42,14 @@ impl Tracker {
                 let hider = self.hider(obs, sq);
                 let left_in_view = self.arm_seen_at > self.covered_at[i];
                 let misfit_after_arm = hider.is_none() && left_in_view && obs.t - self.covered_at[i] <= REVEAL_SECS;
-                if self.hidden_at[i] <= self.seen_at[i] && !misfit_after_arm {
+                // Nor is a square that fitted no look before any arm came near left hidden by no
+                // one once one does: it is under that arm now (rendered game 50's 20... Qc7,
+                // c7 unreadable as the fingertips came over it with the arm beside, read black
+                // once the arm had gone, waited thirty readings as a change no hand was near,
+                // and the queen went to e8, read black under a bishop's lean, instead).
+                let newly = self.hidden_at[i] <= self.seen_at[i] && !misfit_after_arm;
+                let arm_came = self.hid_first[i].is_none() && hider.is_some() && !misfit_after_arm;
+                if newly || arm_came {
                     self.hid_first[i] = hider;
                     self.hid_since[i] = obs.t;
                 }

@@ -363,3 +363,34 @@ fn a_lean_dated_first_is_not_where_the_queen_went_when_her_square_shows_her_with
     let (board, events) = reel.finish();
     assert_eq!(board, after, "{events:?}");
 }
+
+/// 1. Qc2 from d1, e2 read as a white piece, never surely, whenever no arm is over the board
+/// (a neighbour's lean). c2 fits no look from the moment the fingertips come over it, before
+/// the arm hides any square beside it, until a moment after the arm has gone; then it reads
+/// white; e2, hidden by the arm, fits no look a while longer and then reads as before. c2 was
+/// under the arm: its change counts as soon as any an arm uncovers, and the queen is there,
+/// not on e2 (rendered game 50's 20... Qc7, recorded Qe8).
+#[test]
+fn a_square_unreadable_before_the_arm_came_over_it_is_the_arms() {
+    use Square::*;
+    let start: Board = "4k3/8/8/8/8/8/8/3Q2K1".parse().expect("a placement");
+    let lifted = without(&start, &[D1]);
+    let after = moved(&start, &[(D1, C2)]);
+    let lean = |o: &mut Observation| {
+        if o.hands.is_empty() {
+            o.squares[usize::from(E2)] = crate::types::SquareObs { state: SquareState::White, confidence: 0.5, role: None };
+        }
+    };
+    let unread = |squares: &'static [Square]| move |o: &mut Observation| squares.iter().for_each(|&sq| read_as(o, sq, SquareState::Occluded));
+    let mut reel = Reel::new(&start);
+    reel.run_seen(20, &start, None, lean)
+        .run_seen(8, &start, Some((D1, &[D1, E1, E2])), lean)
+        .run_seen(8, &lifted, Some((D2, &[D1, E1, D2, E2])), lean)
+        .run_seen(2, &lifted, Some((C2, &[])), unread(&[C2, E2]))
+        .run_seen(12, &after, Some((C2, &[B1, C1, D1, E2])), unread(&[C2]))
+        .run_seen(6, &after, None, unread(&[C2, E2]))
+        .run_seen(20, &after, None, unread(&[E2]))
+        .run_seen(60, &after, None, lean);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+}
