@@ -236,12 +236,15 @@ impl Tracker {
             // Of the pieces that fit, one already in the hand when the stay that dates this
             // setting down began: a hand holding the king and the rook as g1 and f1 show set the
             // king on g1 before it lifted the rook (rendered game 165's O-O, recorded Rg1).
-            // One lifted only later only where no piece the hand dwelt on before, on a square
-            // still in doubt, may be the one: rendered game 125's 10... O-O, the king lifted off
-            // e8 under the arm, e8 unread since, set on g8 (dated by the stay there) before the
-            // rook's lift was seen, was taken for the rook, and the king found on f8 a 7.6.
+            // One lifted only later, not where the king the hand dwelt on before, its square
+            // still in doubt, may be the one set on its castling square: rendered game 125's
+            // 10... O-O, the king lifted off e8 under the arm, e8 unread since, set on g8 (dated
+            // by the stay there) before the rook's lift was seen, was taken for the rook, and the
+            // king found on f8 a 7.6. Only the king: a capture's taker is often lifted after the
+            // stay that dates its setting down began (the victim taken off first), and a queen
+            // the arm hid on the way is not it (rendered games 25's 5... Nxd5 and 175's 5. Nxd4).
             let by_then = |h: &Held| h.at.1 <= act.at.1;
-            let grasped_before = self.grasps(id, act.square, colour, act.role).iter().any(|(s, v)| self.in_doubt(*s) && v.end.1 <= act.at.1);
+            let grasped_before = self.grasps(id, act.square, colour, act.role).iter().any(|(s, v)| self.in_doubt(*s) && v.end.1 <= act.at.1 && self.castles(*s, act.square));
             let mut take = |t: &mut HandTrack| {
                 let k = t.held.iter().rposition(|h| fits(&h.piece) && by_then(h)).or_else(|| t.held.iter().rposition(|h| fits(&h.piece) && !grasped_before));
                 k.map(|k| t.held.remove(k))
