@@ -276,8 +276,7 @@ impl Tracker {
             // was recorded and the game lost). It stays in the hand, and the square is looked at
             // again until the other one shows; a move where it cannot go is still recorded
             // then, if nothing else explains the square.
-            let showing: Vec<(Square, Color)> = acts[k + 1..].iter().filter(|a| !a.lift).filter_map(|a| a.colour.map(|c| (a.square, c))).collect();
-            if let Some(h) = carried.filter(|h| self.leans_from_doubt(h, act.square, &showing)) {
+            if let Some(h) = carried.filter(|h| self.leans_from_doubt(h, act.square, &acts[k + 1..])) {
                 self.hold_back(id, h, act.square, colour);
                 continue;
             }

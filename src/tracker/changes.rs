@@ -48,7 +48,7 @@ impl Tracker {
                 // once the arm had gone, waited thirty readings as a change no hand was near,
                 // and the queen went to e8, read black under a bishop's lean, instead).
                 let newly = self.hidden_at[i] <= self.seen_at[i] && !misfit_after_arm;
-                let arm_came = self.hid_first[i].is_none() && hider.is_some() && !misfit_after_arm;
+                let arm_came = self.hid_first[i].is_none() && hider.is_some();
                 if newly || arm_came {
                     self.hid_first[i] = hider;
                     self.hid_since[i] = obs.t;

@@ -5,7 +5,7 @@
 
 use shakmaty::{Color, Piece, Role, Square};
 
-use super::{Held, Tracker, can_stand, castling};
+use super::{Act, Held, Tracker, can_stand, castling};
 use crate::types::SquareState;
 
 impl Tracker {
@@ -20,17 +20,18 @@ impl Tracker {
     /// still being confirmed, or one in doubt that hid a piece of the other side's it could take
     /// (see [`apply_acts`](Self::apply_acts)). Not an empty square merely in doubt: a piece
     /// wrongly taken to be in the hand (scholarsMate2019-11-18.avi, one hand moving for both
-    /// sides) would wait there, and the move with it. `showing`: the squares that later acts of
-    /// this same batch show set in a colour vision told, whose change is confirmed already, so
+    /// sides) would wait there, and the move with it. Nor one that `later` acts of this same
+    /// batch show set in the piece's colour, told by vision: its change is confirmed already, so
     /// no longer being confirmed (rendered game 440's 20... Qxd4: d4 read black and c4, the
     /// queen's lean, untold as the arm left, c4 dated first by the fingertips' stay; recorded
     /// Qb6-c4, a false 7.5.1).
-    pub(super) fn leans_from_doubt(&self, held: &Held, to: Square, showing: &[(Square, Color)]) -> bool {
+    pub(super) fn leans_from_doubt(&self, held: &Held, to: Square, later: &[Act]) -> bool {
         let (piece, from) = (&held.piece, held.from);
         let own_look = SquareState::of(Some(*piece));
         let may_stand = |n: Square| {
             let victim_hidden = self.in_doubt(n) && self.belief[usize::from(n)].is_some_and(|p| p.color != piece.color);
-            self.turning(n, own_look) || victim_hidden || showing.contains(&(n, piece.color))
+            let shown = later.iter().any(|a| !a.lift && a.square == n && a.colour == Some(piece.color));
+            self.turning(n, own_look) || victim_hidden || shown
         };
         to != from && !self.could_reach(piece, from, to) && shakmaty::attacks::king_attacks(to).into_iter().any(|n| n != from && may_stand(n) && self.could_reach(piece, from, n))
     }
