@@ -229,6 +229,23 @@ mod art_4_7 {
     }
 
     #[test]
+    fn art_4_7_a_rook_released_where_castling_would_put_it_and_moved_on_is_a_breach() {
+        // Ra1-d1 with the king at home could be castling begun with the rook, so the rules wait
+        // for the king; the rook lifted again instead is a released move moved on.
+        let fen = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1";
+        let d = Script::from_fen(fen)
+            .enter(0, W).lift(0, "a1").place(0, "d1").release(0, "d1")
+            .lift(0, "d1").place(0, "d5").release(0, "d5").lift(0, "d5").place(0, "d1").release(0, "d1")
+            .leave(0).clock(W)
+            .run();
+        assert_eq!(sans(&d), ["Rd1"]);
+        assert_eq!(violations(&d), [("4.7", Some(W))]);
+        assert_eq!(move_times(&d), move_times(&Script::from_fen(fen).enter(0, W).lift(0, "a1").place(0, "d1").release(0, "d1").leave(0).run()), "made at its first release");
+        let d = Script::from_fen(fen).enter(0, W).lift(0, "a1").place(0, "d1").release(0, "d1").leave(0).clock(W).run();
+        assert!(violations(&d).is_empty(), "the rook move alone is clean");
+    }
+
+    #[test]
     fn art_4_7_a_piece_held_and_not_released_may_still_go_elsewhere() {
         let d = Script::new()
             .enter(0, W).lift(0, "g1").place(0, "f3").lift(0, "f3").place(0, "h3").release(0, "h3").leave(0).clock(W)

@@ -327,9 +327,7 @@ impl Rules {
     /// A touch or lift by `side`. Settles a held-back rook move unless this is the king going
     /// on to castle; records the touch for the mover; closes the opponent's claims (4.8).
     fn contact(&mut self, hand: HandId, side: Color, sq: Square, piece: Piece, lifted: bool) {
-        if self.pending.is_some() && !(side == self.pos.turn() && sq == castling::king_home(side)) {
-            self.settle_pending();
-        }
+        self.settle_unless_castling(side, sq);
         let mover = self.pos.turn();
         self.act(hand, side, sq, lifted);
         if side != mover {
@@ -365,6 +363,9 @@ impl Rules {
 
     fn on_lift(&mut self, hand: HandId, sq: Square) {
         let side = self.side_of(hand);
+        // Before the board loses the piece: the held-back rook move stands only while the board
+        // shows it, and a rook lifted again from where it was released is being moved on (4.7).
+        self.settle_unless_castling(side, sq);
         let Some(piece) = self.phys.lift(hand, side, sq) else {
             self.state(format!("a piece was lifted from {sq}, where the board has none: the events disagree with the board"));
             return;
@@ -560,6 +561,14 @@ impl Rules {
             self.state(format!("castling begun: the king set down on {}, the rook{rook} still to be moved", side.king_to(mover)));
         }
         true
+    }
+
+    /// A touch or lift of anything but the king at home, by either side, ends the wait for
+    /// the king of a rook-first castling.
+    fn settle_unless_castling(&mut self, side: Color, sq: Square) {
+        if self.pending.is_some() && !(side == self.pos.turn() && sq == castling::king_home(side)) {
+            self.settle_pending();
+        }
     }
 
     /// The held-back rook move stands, if the board still shows it.
