@@ -22,9 +22,12 @@ demo: setup
 	@echo "== look at out/demo-scene/contact.jpg and out/demo-scene/video.mp4"
 
 # Every test: unit tests (one module per FIDE clause), the 1,110 real games, the property
-# tests, the command line, and one pass of each benchmark in test mode.
+# tests, the command line, and one pass of each benchmark in test mode. The property tests draw
+# the same 96 cases each run here, so that a gate never fails by chance; `make eval` draws 3,000
+# fresh ones, and any failing case proptest finds is kept in tests/*.proptest-regressions,
+# which every run replays first.
 test: setup
-	cargo test --all-targets
+	PROPTEST_RNG_SEED=20261205 cargo test --all-targets
 
 # Longer sweeps with figures: many more random games and injected breaches, the tracker on
 # rendered real games, replay on every real clip, promotions to each piece on rendered scenes,
