@@ -151,7 +151,10 @@ pub fn stage(kind: BreachKind, pos: &Chess, m: Move, w: &mut StreamWriter) -> Op
             if !simple(m) {
                 return None;
             }
-            let wrong = empty_squares(pos, squares).find(|&sq| !legal.iter().any(|lm| lm.from() == Some(from) && lm.to() == sq))?;
+            // Not a king's castling square where that castling is legal: the king set down
+            // there is castling begun, and 4.7.2 would bind the move replacing it to castling.
+            let lands = |lm: &Move, sq: Square| lm.to() == sq || lm.castling_side().is_some_and(|side| side.king_to(mover) == sq);
+            let wrong = empty_squares(pos, squares).find(|&sq| !legal.iter().any(|lm| lm.from() == Some(from) && lands(lm, sq)))?;
             for (a, b) in [(from, wrong), (wrong, from)] {
                 let hand = w.new_hand();
                 w.push(EventKind::HandEnter { hand, side: me });
@@ -189,7 +192,8 @@ pub fn stage(kind: BreachKind, pos: &Chess, m: Move, w: &mut StreamWriter) -> Op
             Some(vec![(Article::A4_2_1, them)])
         }
         BreachKind::Knocked => {
-            if !simple(m) {
+            // Its 7.4.1 falls at the clock, which after a mate is not judged.
+            if !simple(m) || mates {
                 return None;
             }
             let (victim, landing) = pos.us().into_iter().filter(|&sq| !squares.contains(sq) && pos.board().role_at(sq) != Some(Role::King)).find_map(|sq| {
@@ -218,5 +222,38 @@ pub fn stage(kind: BreachKind, pos: &Chess, m: Move, w: &mut StreamWriter) -> Op
             w.push(EventKind::Clock { side: me });
             Some(vec![(Article::A4_7, me)])
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Chess, Position, Square, fen::Fen};
+
+    use super::{BreachKind, stage};
+    use crate::sim::events::StreamWriter;
+    use crate::types::EventKind;
+
+    /// Ke1-f1 with O-O legal: the illegal move acted out first is not the king set on g1,
+    /// which is castling begun (the property tests' case, seed 4710089254891212888).
+    #[test]
+    fn an_illegal_king_move_is_not_set_on_a_castling_square() {
+        let pos: Chess = "rnb1kb1r/1ppp1p1p/5np1/p7/2P5/1P3N2/P2PBPPP/RNB1K2R w KQk - 1 8".parse::<Fen>().expect("a FEN").into_position(shakmaty::CastlingMode::Standard).expect("legal");
+        let m = pos.legal_moves().into_iter().find(|m| m.from() == Some(Square::E1) && m.to() == Square::F1).expect("Kf1");
+        let mut w = StreamWriter::new(30.0, 0.1);
+        stage(BreachKind::IllegalThenClock, &pos, m, &mut w).expect("staged");
+        let first = w.events.iter().find_map(|e| if let EventKind::Place { square, .. } = e.kind { Some(square) } else { None });
+        assert!(first.is_some_and(|sq| sq != Square::G1 && sq != Square::C1), "{first:?}");
+    }
+
+    /// A piece knocked aside while mating is not staged: the game ended with the mate, and
+    /// the 7.4.1 at the clock is not judged (the property tests' case, seed
+    /// 9914557641019655866: Qh4#).
+    #[test]
+    fn no_knocked_piece_is_staged_on_a_mating_move() {
+        let pos: Chess = "rnb1kbnr/pppp1p1p/4p3/6q1/6P1/1P6/P1PPP2P/RNBQKBNR b KQkq - 0 4".parse::<Fen>().expect("a FEN").into_position(shakmaty::CastlingMode::Standard).expect("legal");
+        let m = pos.legal_moves().into_iter().find(|m| m.from() == Some(Square::G5) && m.to() == Square::H4).expect("Qh4#");
+        let mut w = StreamWriter::new(30.0, 0.1);
+        assert!(stage(BreachKind::Knocked, &pos, m, &mut w).is_none());
+        assert!(w.events.is_empty());
     }
 }
