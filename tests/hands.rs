@@ -96,11 +96,10 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     println!("touched square right in {touches_right}/{touches} touches ({:.1}%); missed (scene, frame, square, read): {touch_misses:?}", touch_rate * 100.0);
     // Measured here: hand count 95.2%, the fingertips' square 74.5% of all frames with one arm
     // (most of them arms travelling above the pieces, whose tips are not at a piece's height)
-    // and 90.4% of the touches and grasps, 85 of 94 (issue #4 asks 99% and 95%). Of the 467
-    // frames miscounted, 352 have the fingertips within 3 cm of the board's edge (an arm seen
-    // a few frames late coming in, or still seen going out). The misses: an arm seen a
-    // few frames late as it comes in over the board's edge (or early, its shadow first), one
-    // arm seen as two; at touches, the king grasped from the side at the first rank, the arm
+    // and 90.4% of the touches and grasps, 85 of 94 (issue #4 asks 99% and 95%). The misses: of
+    // the 467 frames miscounted, 352 have the fingertips within 3 cm of the board's edge, an
+    // arm seen a few frames late as it comes in over the board's edge (or early, its shadow
+    // first, or still seen going out); one arm seen as two; at touches, the king grasped from the side at the first rank, the arm
     // over the table the table's colour, so that only the fingers over the board's border show,
     // and two castling rooks grasped as the king beside them is let go. These bounds guard
     // against getting worse meanwhile.

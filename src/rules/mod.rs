@@ -30,7 +30,7 @@ use crate::types::{Article, Decision, DecisionKind, Event, EventKind, HandId, Im
 use physical::{Physical, Unreleased};
 use touch::Touch;
 
-pub use completion::{captured_square, move_squares};
+pub use completion::{captured_square, destination, move_squares};
 
 /// A clause breached, as the clause logic reports it.
 #[derive(Debug, Clone, PartialEq)]
@@ -324,10 +324,10 @@ impl Rules {
         }
     }
 
-    /// A touch or lift by `side`. Settles a held-back rook move unless this is the king going
-    /// on to castle; records the touch for the mover; closes the opponent's claims (4.8).
+    /// A touch or lift by `side` (a held-back rook move already settled, see
+    /// [`settle_unless_castling`](Self::settle_unless_castling)): records the touch for the
+    /// mover; closes the opponent's claims (4.8).
     fn contact(&mut self, hand: HandId, side: Color, sq: Square, piece: Piece, lifted: bool) {
-        self.settle_unless_castling(side, sq);
         let mover = self.pos.turn();
         self.act(hand, side, sq, lifted);
         if side != mover {
@@ -358,6 +358,7 @@ impl Rules {
         if side == self.pos.turn() && self.announced[side] {
             self.emit(DecisionKind::Adjust { side: side.into(), square: sq });
         }
+        self.settle_unless_castling(side, sq);
         self.contact(hand, side, sq, piece, false);
     }
 

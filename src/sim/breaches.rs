@@ -153,8 +153,7 @@ pub fn stage(kind: BreachKind, pos: &Chess, m: Move, w: &mut StreamWriter) -> Op
             }
             // Not a king's castling square where that castling is legal: the king set down
             // there is castling begun, and 4.7.2 would bind the move replacing it to castling.
-            let lands = |lm: &Move, sq: Square| lm.to() == sq || lm.castling_side().is_some_and(|side| side.king_to(mover) == sq);
-            let wrong = empty_squares(pos, squares).find(|&sq| !legal.iter().any(|lm| lm.from() == Some(from) && lands(lm, sq)))?;
+            let wrong = empty_squares(pos, squares).find(|&sq| !legal.iter().any(|lm| lm.from() == Some(from) && crate::rules::destination(*lm) == sq))?;
             for (a, b) in [(from, wrong), (wrong, from)] {
                 let hand = w.new_hand();
                 w.push(EventKind::HandEnter { hand, side: me });
@@ -233,11 +232,15 @@ mod tests {
     use crate::sim::events::StreamWriter;
     use crate::types::EventKind;
 
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>().expect("a FEN").into_position(shakmaty::CastlingMode::Standard).expect("legal")
+    }
+
     /// Ke1-f1 with O-O legal: the illegal move acted out first is not the king set on g1,
     /// which is castling begun (the property tests' case, seed 4710089254891212888).
     #[test]
     fn an_illegal_king_move_is_not_set_on_a_castling_square() {
-        let pos: Chess = "rnb1kb1r/1ppp1p1p/5np1/p7/2P5/1P3N2/P2PBPPP/RNB1K2R w KQk - 1 8".parse::<Fen>().expect("a FEN").into_position(shakmaty::CastlingMode::Standard).expect("legal");
+        let pos = position("rnb1kb1r/1ppp1p1p/5np1/p7/2P5/1P3N2/P2PBPPP/RNB1K2R w KQk - 1 8");
         let m = pos.legal_moves().into_iter().find(|m| m.from() == Some(Square::E1) && m.to() == Square::F1).expect("Kf1");
         let mut w = StreamWriter::new(30.0, 0.1);
         stage(BreachKind::IllegalThenClock, &pos, m, &mut w).expect("staged");
@@ -250,7 +253,7 @@ mod tests {
     /// 9914557641019655866: Qh4#).
     #[test]
     fn no_knocked_piece_is_staged_on_a_mating_move() {
-        let pos: Chess = "rnb1kbnr/pppp1p1p/4p3/6q1/6P1/1P6/P1PPP2P/RNBQKBNR b KQkq - 0 4".parse::<Fen>().expect("a FEN").into_position(shakmaty::CastlingMode::Standard).expect("legal");
+        let pos = position("rnb1kbnr/pppp1p1p/4p3/6q1/6P1/1P6/P1PPP2P/RNBQKBNR b KQkq - 0 4");
         let m = pos.legal_moves().into_iter().find(|m| m.from() == Some(Square::G5) && m.to() == Square::H4).expect("Qh4#");
         let mut w = StreamWriter::new(30.0, 0.1);
         assert!(stage(BreachKind::Knocked, &pos, m, &mut w).is_none());
