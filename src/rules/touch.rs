@@ -364,6 +364,24 @@ mod art_4_2_1 {
     }
 
     #[test]
+    fn art_4_2_1_a_king_adjusted_then_castled_unseen_binds_no_touch_of_its_rook() {
+        // The king's touch under the announcement shows only that he adjusted it; its lift went
+        // unseen, so whether the rook came first is unknown (as with no touch of the king).
+        let castled = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1";
+        let d = Script::from_fen(CASTLE_FEN)
+            .announce(W).enter(0, W).touch(0, "e1").lift(0, "h1").leave(0).board(castled, true).clock(W)
+            .run();
+        assert_eq!(sans(&d), ["O-O"]);
+        assert!(violations(&d).is_empty(), "{d:?}");
+        // Touched without the announcement, the king came first: still no breach.
+        let d = Script::from_fen(CASTLE_FEN).enter(0, W).touch(0, "e1").lift(0, "h1").leave(0).board(castled, true).clock(W).run();
+        assert_eq!(sans(&d), ["O-O"]);
+        assert!(violations(&d).is_empty(), "{d:?}");
+        // (A king seen lifted under the announcement was in hand: see the test below, begun
+        // with the rook.)
+    }
+
+    #[test]
     fn art_4_2_1_a_piece_adjusted_under_the_announcement_binds_nothing_though_lifted_first() {
         let d = Script::from_fen(CASTLE_FEN)
             .announce(W).enter(0, W).lift(0, "a1").place(0, "a1").release(0, "a1").leave(0)
