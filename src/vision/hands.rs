@@ -165,6 +165,8 @@ struct Seen {
     /// How far in, in squares from where it came in, its own part reached then (without the
     /// patches of its hand joined to it: see [`HandDetector::hand_fragments`]).
     own_reach: Option<f32>,
+    /// Frames since it was last seen passing across the view (`u32::MAX`: never).
+    since_across: u32,
 }
 
 /// How far an arm reaches over the board, in squares from where it came in.
@@ -327,9 +329,10 @@ impl HandDetector {
         let ids = self.follow_all(&regions, rect)?;
         for (r, id) in regions.into_iter().zip(ids) {
             let obs = self.describe(rect, id, &r)?;
-            let before = self.previous.iter().find(|p| p.id == id).map_or(0.0, |p| p.furthest);
-            let furthest = reach(rect, r.entry, &obs).max(before);
-            now.push(Seen { id, mask: r.mask.try_clone()?, entry: r.entry, age: 0, last: obs.clone(), furthest, arm_age: settled.arm_age[r.label as usize], own_reach: own_reach[r.label as usize].map(|d| (d / f64::from(rect.px)) as f32) });
+            let before = self.previous.iter().find(|p| p.id == id);
+            let furthest = reach(rect, r.entry, &obs).max(before.map_or(0.0, |p| p.furthest));
+            let since_across = if r.across { 0 } else { before.map_or(u32::MAX, |p| p.since_across.saturating_add(p.age + 1)) };
+            now.push(Seen { id, mask: r.mask.try_clone()?, entry: r.entry, age: 0, last: obs.clone(), furthest, arm_age: settled.arm_age[r.label as usize], own_reach: own_reach[r.label as usize].map(|d| (d / f64::from(rect.px)) as f32), since_across });
             out.push(obs);
         }
         // An arm lost for a moment (blur, an arm the colour of the table) is still there: it is
@@ -369,8 +372,11 @@ impl HandDetector {
                     let withdrawn = last < HOLD_REACH && p.furthest >= last + WITHDRAWN_BY;
                     if withdrawn {
                         self.fading.extend(p.last.covers.iter().copied());
-                    } else if passing {
-                        // Lost into what passes across: its place held, its fingertips not.
+                    } else if passing || p.since_across < HOLD_FRAMES {
+                        // Lost into what passes across: its place held, its fingertips not. Nor
+                        // those of what was seen for a moment as what passed across left the
+                        // view (rendered game 100: a black sleeve across a low camera, its tail
+                        // seen for a frame over b8, held there six frames, touched the knight).
                         out.push(HandObs { extremity_square: None, extremity_board: None, extremity_lean: None, ..p.last.clone() });
                     } else {
                         out.push(p.last.clone());
