@@ -99,10 +99,10 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     // and 90.4% of the touches and grasps, 85 of 94 (issue #4 asks 99% and 95%). The misses: of
     // the 467 frames miscounted, 352 have the fingertips within 3 cm of the board's edge, an
     // arm seen a few frames late as it comes in over the board's edge (or early, its shadow
-    // first, or still seen going out); one arm seen as two; at touches, the king grasped from the side at the first rank, the arm
-    // over the table the table's colour, so that only the fingers over the board's border show,
-    // and two castling rooks grasped as the king beside them is let go. These bounds guard
-    // against getting worse meanwhile.
+    // first, or still seen going out); one arm seen as two; at touches, the king grasped from
+    // the side at the first rank, the arm over the table the table's colour, so that only the
+    // fingers over the board's border show, and two castling rooks grasped as the king beside
+    // them is let go. These bounds guard against getting worse meanwhile.
     assert!(count_rate > 0.9, "{count_rate}");
     assert!(tip_rate > 0.6, "{tip_rate}");
     assert!(touch_rate > 0.9, "{touch_rate}");

@@ -64,11 +64,18 @@ struct Act {
     hand: HandId,
     side: Color,
     square: Square,
-    /// A lift, place or release: the piece handled, not only touched.
-    handled: bool,
-    /// A touch by the player on move after saying he adjusts: no sign that what he then moved
+    how: Contact,
+}
+
+/// How a hand acted on a square.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Contact {
+    Touched,
+    /// Touched by the player on move after saying he adjusts: no sign that what he then moved
     /// was in hand here.
-    adjusting: bool,
+    Adjusted,
+    /// Lifted, placed or released: the piece handled, not only touched.
+    Handled,
 }
 
 /// The move in progress of the player having the move.
@@ -295,7 +302,7 @@ impl Rules {
     }
 
     /// Records an act; a piece this hand set down elsewhere and did not release was dropped.
-    fn act(&mut self, hand: HandId, side: Color, square: Square, handled: bool) {
+    fn act(&mut self, hand: HandId, side: Color, square: Square, how: Contact) {
         for u in self.phys.unreleased_by(hand) {
             if u.square != square {
                 self.phys.release(hand, u.square);
@@ -313,7 +320,7 @@ impl Rules {
                 }
             }
         }
-        self.turn.acts.push(Act { hand, side, square, handled, adjusting: false });
+        self.turn.acts.push(Act { hand, side, square, how });
         if let Some(h) = self.hands.get_mut(&hand) {
             h.acted = true;
         }
@@ -332,7 +339,14 @@ impl Rules {
     /// mover; closes the opponent's claims (4.8).
     fn contact(&mut self, hand: HandId, side: Color, sq: Square, piece: Piece, lifted: bool) {
         let mover = self.pos.turn();
-        self.act(hand, side, sq, lifted);
+        let how = if lifted {
+            Contact::Handled
+        } else if side == mover && self.announced[mover] {
+            Contact::Adjusted
+        } else {
+            Contact::Touched
+        };
+        self.act(hand, side, sq, how);
         if side != mover {
             return;
         }
@@ -345,8 +359,6 @@ impl Rules {
         if self.announced[mover] {
             if lifted {
                 self.turn.adjusting.push(touch);
-            } else if let Some(a) = self.turn.acts.last_mut() {
-                a.adjusting = true;
             }
             return;
         }
@@ -416,7 +428,7 @@ impl Rules {
             self.settle_pending();
         }
         self.phys.place(hand, sq, piece, origin);
-        self.act(hand, side, sq, true);
+        self.act(hand, side, sq, Contact::Handled);
         if side == self.pos.turn() && role.is_some() {
             if let Some(b) = promotion::choice(&self.pos, &mut self.turn.promo_choice, sq, piece.role) {
                 self.violation(Some(side), b);
@@ -440,7 +452,7 @@ impl Rules {
     fn on_release(&mut self, hand: HandId, sq: Square) {
         let side = self.side_of(hand);
         if let Some(u) = self.phys.release(hand, sq) {
-            self.act(hand, side, sq, true);
+            self.act(hand, side, sq, Contact::Handled);
             self.released(side, u);
         }
         self.evaluate(false);
@@ -600,14 +612,14 @@ impl Rules {
         // Nor is it known from fingers adjusting the piece there (rendered game 135: the king
         // adjusted under an announcement, then castled by its rook lifted and a king's lift
         // vision missed, was taken for the rook touched first).
-        let origin_seen = m.from().is_some_and(|from| self.turn.acts.iter().any(|a| a.side == mover && a.square == from && !a.adjusting));
+        let origin_seen = m.from().is_some_and(|from| self.turn.acts.iter().any(|a| a.side == mover && a.square == from && a.how != Contact::Adjusted));
         if origin_seen {
             let moved = touch::moved_from(m);
             let touches: Vec<Touch> = self.turn.touches.iter().chain(self.turn.adjusting.iter().filter(|t| moved.contains(t.square))).copied().collect();
             breaches.extend(touch::breach(&before, &touches, m));
         }
         breaches.extend(castling::released_king(&before, self.turn.king_landing, m));
-        let acts: Vec<(HandId, Square)> = self.turn.acts.iter().filter(|a| a.side == mover && a.handled).map(|a| (a.hand, a.square)).collect();
+        let acts: Vec<(HandId, Square)> = self.turn.acts.iter().filter(|a| a.side == mover && a.how == Contact::Handled).map(|a| (a.hand, a.square)).collect();
         let two_hands = hands::two_hands(&self.hands, &acts, m);
         breaches.extend(two_hands.clone());
         let san = SanPlus::from_move(before.clone(), m).to_string();
