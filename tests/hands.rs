@@ -45,6 +45,8 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     let (mut frames, mut count_right, mut tips, mut tips_right) = (0, 0, 0, 0);
     let (mut touches, mut touches_right) = (0, 0);
     let mut touch_misses = Vec::new();
+    // At each touch, how far the fingertips are seen from the touched square's centre.
+    let mut distances = Vec::new();
     let mut confusion = std::collections::BTreeMap::new();
     // Six breach scenes, and an opening under four more looks (each of its moves a grasp).
     let moves = common::uci_line(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "e1g1", "e8g8"]);
@@ -74,6 +76,10 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
                 let side = world.hands.iter().find(|h| h.id == id).map(|h| Side::from(h.side));
                 let theirs: Vec<_> = hands.iter().filter(|h| h.side == side).collect();
                 touches += 1;
+                let centre = [square.file() as u32 as f32 + 0.5, square.rank() as u32 as f32 + 0.5];
+                if let Some(d) = theirs.iter().filter_map(|h| h.extremity_board).map(|b| (b[0] - centre[0]).hypot(b[1] - centre[1])).min_by(f32::total_cmp) {
+                    distances.push(d);
+                }
                 if theirs.iter().any(|h| h.extremity_square == Some(square)) {
                     touches_right += 1;
                 } else {
@@ -94,19 +100,23 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     println!("hand count right in {count_right}/{frames} frames ({:.1}%), fingertip square right in {tips_right}/{tips} ({:.1}%)", count_rate * 100.0, tip_rate * 100.0);
     let touch_rate = touches_right as f64 / touches.max(1) as f64;
     println!("touched square right in {touches_right}/{touches} touches ({:.1}%); missed (scene, frame, square, read): {touch_misses:?}", touch_rate * 100.0);
-    // Measured here: hand count 95.2%, the fingertips' square 74.5% of all frames with one arm
+    distances.sort_by(f32::total_cmp);
+    let quantile = |q: f64| distances.get(((distances.len() as f64 - 1.0) * q) as usize).copied().unwrap_or(f32::NAN);
+    println!("fingertips from the touched square's centre (squares): median {:.2}, p90 {:.2}", quantile(0.5), quantile(0.9));
+    // Measured here: hand count 95.2%, the fingertips' square 78.0% of all frames with one arm
     // (most of them arms travelling above the pieces, whose tips are not at a piece's height)
-    // and 90.4% of the touches and grasps, 85 of 94 (issue #4 asks 99% and 95%). The misses: of
-    // the 467 frames miscounted, 352 have the fingertips within 3 cm of the board's edge, an
-    // arm seen a few frames late as it comes in over the board's edge (or early, its shadow
-    // first, or still seen going out); one arm seen as two; at touches, the king grasped from
-    // the side at the first rank, the arm over the table the table's colour, so that only the
-    // fingers over the board's border show, and two castling rooks grasped as the king beside
-    // them is let go. These bounds guard against getting worse meanwhile.
+    // and 93.6% of the touches and grasps, 88 of 94 (issue #4 asks 99% and 95%); the fingertips
+    // seen a median 0.13 squares from the touched square's centre (p90 0.36). Taking the single
+    // furthest pixel for the fingertips, not the middle of the fingers' ends, gave 74.5%, 85 of
+    // 94 and 0.17 (p90 0.41). The misses: of the 467 frames miscounted, 352 have the fingertips
+    // within 3 cm of the board's edge, an arm seen a few frames late as it comes in over the
+    // board's edge (or early, its shadow first, or still seen going out); one arm seen as two;
+    // at touches, the king grasped from the side at the first rank (three), and the arm over
+    // the table the table's colour, so that only the fingers over the board's border show
+    // (three). These bounds guard against getting worse meanwhile.
     assert!(count_rate > 0.9, "{count_rate}");
-    assert!(tip_rate > 0.6, "{tip_rate}");
-    assert!(touch_rate > 0.9, "{touch_rate}");
-    assert!(tip_rate > 0.5, "{tip_rate}");
+    assert!(tip_rate > 0.7, "{tip_rate}");
+    assert!(touch_rate > 0.92, "{touch_rate}");
 }
 
 /// The frames of a real clip in which vision reports an arm over the playing area (its

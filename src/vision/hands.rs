@@ -58,6 +58,9 @@ const TIP_HEIGHT: f64 = EXTREMITY_HEIGHT as f64;
 /// How far the far end of a hand's silhouette lies beyond the point it holds or touches, in
 /// squares along its reach (measured on rendered hands: 0.1–0.3).
 const TIP_OVERSHOOT: f32 = 0.2;
+/// How far short of the furthest pixel, in squares along the reach, the fingers' ends are taken
+/// in to find the middle of the far end across the reach.
+const CAP_DEPTH: f64 = 0.35;
 /// Frames a part of an arm's region must have stayed still, while at least half a square of the
 /// rest of it stirred since, to be left out where its fingertips are sought: it is a piece the
 /// hand just set down, which stays joined to the hand until the hand has gone (castling: the
@@ -487,9 +490,44 @@ impl HandDetector {
                 }
             }
         }
-        for ((f, s), stirring) in far.iter_mut().zip(far_stirring).zip(stirring) {
+        let mut of_stirring = vec![false; n];
+        for (((f, s), stirring), only) in far.iter_mut().zip(far_stirring).zip(stirring).zip(of_stirring.iter_mut()) {
             if stirring * 2 >= (rect.px * rect.px) as u32 {
                 *f = s;
+                *only = true;
+            }
+        }
+        // The single furthest pixel is the tip of the longest finger, to one side of what the
+        // fingers close on. Across the reach, the far end is the middle of the fingers' ends:
+        // of the region's pixels near the far point that reach within CAP_DEPTH of it.
+        let r = rect.px;
+        for (o, entry) in wanted.iter().enumerate().filter_map(|(o, e)| e.map(|e| (o, e))) {
+            let ((on, best), tip) = far[o];
+            if best < 0.0 {
+                continue;
+            }
+            let reach = best.sqrt();
+            let depth = CAP_DEPTH * r as f64;
+            let (cx, cy) = (tip[0] as i32, tip[1] as i32);
+            let (mut sum, mut count) = ([0.0f64; 2], 0u32);
+            for y in (cy - r).max(0)..(cy + r + 1).min(h) {
+                for x in (cx - r).max(0)..(cx + r + 1).min(w) {
+                    let i = (y * w + x) as usize;
+                    if owner[data[i] as usize] != o || on_board(x, y) != on || (of_stirring[o] && self.calm[i] >= LEFT_STILL_FRAMES) {
+                        continue;
+                    }
+                    let d = (x as f64 - entry[0]).hypot(y as f64 - entry[1]);
+                    if d >= reach - depth {
+                        sum = [sum[0] + x as f64, sum[1] + y as f64];
+                        count += 1;
+                    }
+                }
+            }
+            if count > 0 && reach > 0.0 {
+                let u = [(tip[0] - entry[0]) / reach, (tip[1] - entry[1]) / reach];
+                let off = [sum[0] / count as f64 - tip[0], sum[1] / count as f64 - tip[1]];
+                let along = off[0] * u[0] + off[1] * u[1];
+                far[o].1 = [tip[0] + off[0] - along * u[0], tip[1] + off[1] - along * u[1]];
             }
         }
         let mut out = Vec::new();
