@@ -84,6 +84,15 @@ const NEAR_ENTRY: f64 = 1.5;
 const LOST_DRIFT: f64 = 0.5;
 /// Frames an arm that vanished is still reported where it was last seen.
 const HOLD_FRAMES: u32 = 6;
+/// An arm whose far end falls back more than this many squares towards where it came in, from
+/// one frame to the next, may have lost its hand rather than withdrawn it: what is left is the
+/// arm's stub, and its far end no fingertips (rendered game 375 at 40 plies: the hand over b4
+/// went unseen for fifteen frames, and the stub's end, still on c1, was taken for a touch of
+/// the bishop there). It gives none until it stirs more than [`STUB_STIR`] squares from where
+/// it fell back to. A hand withdrawn as fast goes on withdrawing and soon gives fingertips
+/// again (rendered scenes, `tests/hands.rs`: 37 of 3,962 frames' fingertips lost, no touch).
+const LOST_RETREAT: f32 = 1.0;
+const STUB_STIR: f32 = 0.3;
 /// An arm seen last within this many squares of where it came in (about a square over the
 /// board, from the margin where arms enter), having reached at least [`WITHDRAWN_BY`] further
 /// before, was withdrawing: it is not held.
@@ -170,12 +179,20 @@ struct Seen {
     own_reach: Option<f32>,
     /// Frames since it was last seen passing across the view (`u32::MAX`: never).
     since_across: u32,
+    /// Where its far end fell back to, over the board, when it fell back further in one frame
+    /// than a hand withdraws (see [`LOST_RETREAT`]), while it has not stirred from there.
+    stub: Option<[f32; 2]>,
 }
 
 /// How far an arm reaches over the board, in squares from where it came in.
 fn reach(rect: &Rectifier, entry: [f64; 2], obs: &HandObs) -> f32 {
     let from = rect.board_coords(entry[0], entry[1]);
     obs.extremity_board.map_or(0.0, |b| (b[0] - from[0]).hypot(b[1] - from[1]))
+}
+
+/// What is seen of an arm, its fingertips left untold.
+fn without_fingertips(obs: &HandObs) -> HandObs {
+    HandObs { extremity_square: None, extremity_board: None, extremity_lean: None, ..obs.clone() }
 }
 
 /// A region found in one frame, before ids are given.
@@ -333,10 +350,17 @@ impl HandDetector {
         for (r, id) in regions.into_iter().zip(ids) {
             let obs = self.describe(rect, id, &r)?;
             let before = self.previous.iter().find(|p| p.id == id);
-            let furthest = reach(rect, r.entry, &obs).max(before.map_or(0.0, |p| p.furthest));
+            let reached = reach(rect, r.entry, &obs);
+            let furthest = reached.max(before.map_or(0.0, |p| p.furthest));
             let since_across = if r.across { 0 } else { before.map_or(u32::MAX, |p| p.since_across.saturating_add(p.age + 1)) };
-            now.push(Seen { id, mask: r.mask.try_clone()?, entry: r.entry, age: 0, last: obs.clone(), furthest, arm_age: settled.arm_age[r.label as usize], own_reach: own_reach[r.label as usize].map(|d| (d / f64::from(rect.px)) as f32), since_across });
-            out.push(obs);
+            let stub = obs.extremity_board.and_then(|at| {
+                let last = before.filter(|p| p.age == 0)?;
+                let kept = last.stub.filter(|s| (s[0] - at[0]).hypot(s[1] - at[1]) <= STUB_STIR);
+                let fell_back = last.last.extremity_board.is_some() && reach(rect, last.entry, &last.last) - reached > LOST_RETREAT;
+                kept.or(fell_back.then_some(at))
+            });
+            now.push(Seen { id, mask: r.mask.try_clone()?, entry: r.entry, age: 0, last: obs.clone(), furthest, arm_age: settled.arm_age[r.label as usize], own_reach: own_reach[r.label as usize].map(|d| (d / f64::from(rect.px)) as f32), since_across, stub });
+            out.push(if stub.is_some() { without_fingertips(&obs) } else { obs });
         }
         // An arm lost for a moment (blur, an arm the colour of the table) is still there: it is
         // reported where it was last seen for a few frames, then remembered a while longer so
@@ -375,12 +399,13 @@ impl HandDetector {
                     let withdrawn = last < HOLD_REACH && p.furthest >= last + WITHDRAWN_BY;
                     if withdrawn {
                         self.fading.extend(p.last.covers.iter().copied());
-                    } else if passing || p.since_across < HOLD_FRAMES {
+                    } else if passing || p.since_across < HOLD_FRAMES || p.stub.is_some() {
                         // Lost into what passes across: its place held, its fingertips not. Nor
                         // those of what was seen for a moment as what passed across left the
                         // view (rendered game 100: a black sleeve across a low camera, its tail
-                        // seen for a frame over b8, held there six frames, touched the knight).
-                        out.push(HandObs { extremity_square: None, extremity_board: None, extremity_lean: None, ..p.last.clone() });
+                        // seen for a frame over b8, held there six frames, touched the knight),
+                        // nor a stub's.
+                        out.push(without_fingertips(&p.last));
                     } else {
                         out.push(p.last.clone());
                     }
@@ -503,7 +528,8 @@ impl HandDetector {
         let r = rect.px;
         for (o, entry) in wanted.iter().enumerate().filter_map(|(o, e)| e.map(|e| (o, e))) {
             let ((on, best), tip) = far[o];
-            if best < 0.0 {
+            // A region that does not reach over the board has no fingers over it to centre.
+            if best < 0.0 || !on {
                 continue;
             }
             let reach = best.sqrt();
