@@ -13,8 +13,9 @@
 //! `parts`). Regions are followed from frame to frame by overlap, so two arms stay two and keep
 //! their ids; an arm lost for a few frames keeps its id and, briefly, its place. The fingertips are
 //! the region's far end over the board from where it enters (of its part that stirred lately:
-//! not a piece just set down, still joined to it), put back over the square they hover above
-//! with the camera's pose (they hold at a piece's height, not on the board).
+//! not a piece just set down, still joined to it), across the reach the middle of the fingers'
+//! ends, put back over the square they hover above with the camera's pose (they hold at a
+//! piece's height, not on the board). The stub an arm leaves when its hand goes unseen has none.
 
 use opencv::core::{self, Mat, Point, Rect, Scalar, Size};
 use opencv::imgproc;
