@@ -84,12 +84,16 @@ const LOST_DRIFT: f64 = 0.5;
 /// Frames an arm that vanished is still reported where it was last seen.
 const HOLD_FRAMES: u32 = 6;
 /// An arm whose far end falls back more than this many squares towards where it came in, from
-/// one frame to the next, may have lost its hand rather than withdrawn it: what is left is the
-/// arm's stub, and its far end no fingertips (rendered game 375 at 40 plies: the hand over b4
-/// went unseen for fifteen frames, and the stub's end, still on c1, was taken for a touch of
-/// the bishop there). It gives none until it stirs more than [`STUB_STIR`] squares from where
-/// it fell back to. A hand withdrawn as fast goes on withdrawing and soon gives fingertips
-/// again (rendered scenes, `tests/hands.rs`: 37 of 3,962 frames' fingertips lost, no touch).
+/// one frame to the next, to within [`HOLD_REACH`] of it, may have lost its hand rather than
+/// withdrawn it: what is left is the arm's stub at the board's edge, and its far end no
+/// fingertips (rendered game 375 at 40 plies: the hand over b4 went unseen for fifteen frames,
+/// and the stub's end, still on c1, was taken for a touch of the bishop there). It gives none
+/// until it stirs more than [`STUB_STIR`] squares from where it fell back to. A hand withdrawn
+/// as fast goes on withdrawing and soon gives fingertips again (rendered scenes,
+/// `tests/hands.rs`: 32 of 3,962 frames' fingertips lost, no touch). Further in, a real hand
+/// jumps back that far to grasp the next piece (`scholarsMate2019-11-18.avi`, one player moving
+/// for both sides: the hand back from f7 to the queen on h5 in one frame, 3.2 squares in, and
+/// held still there, lost the grasp, and 4. Qxf7# with it).
 const LOST_RETREAT: f32 = 1.0;
 const STUB_STIR: f32 = 0.3;
 /// An arm seen last within this many squares of where it came in (about a square over the
@@ -355,7 +359,7 @@ impl HandDetector {
             let stub = obs.extremity_board.and_then(|at| {
                 let last = before.filter(|p| p.age == 0)?;
                 let kept = last.stub.filter(|s| (s[0] - at[0]).hypot(s[1] - at[1]) <= STUB_STIR);
-                let fell_back = last.last.extremity_board.is_some() && reach(rect, last.entry, &last.last) - reached > LOST_RETREAT;
+                let fell_back = last.last.extremity_board.is_some() && reach(rect, last.entry, &last.last) - reached > LOST_RETREAT && reached < HOLD_REACH;
                 kept.or(fell_back.then_some(at))
             });
             now.push(Seen { id, mask: r.mask.try_clone()?, entry: r.entry, age: 0, last: obs.clone(), furthest, arm_age: settled.arm_age[r.label as usize], own_reach: own_reach[r.label as usize].map(|d| (d / f64::from(rect.px)) as f32), since_across, stub });
