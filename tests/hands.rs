@@ -229,14 +229,20 @@ fn drawn_with(parts: &[opencv::core::Rect]) -> opencv::core::Mat {
     img
 }
 
+/// A hand finder that has watched the drawn board bare for three frames (and seen no arm).
+fn watching_the_drawn_board(rect: &Rectifier) -> HandDetector {
+    let mut detector = HandDetector::new();
+    for _ in 0..3 {
+        assert!(detector.detect(rect, &rect.warp(&drawn(None)).unwrap()).unwrap().is_empty());
+    }
+    detector
+}
+
 /// Whether an arm is still reported in the frame after it vanished from view, having reached
 /// over the board as far as `path` says frame by frame (squares).
 fn held_after_vanishing(path: &[f64]) -> bool {
     let rect = drawn_view();
-    let mut detector = HandDetector::new();
-    for _ in 0..3 {
-        assert!(detector.detect(&rect, &rect.warp(&drawn(None)).unwrap()).unwrap().is_empty());
-    }
+    let mut detector = watching_the_drawn_board(&rect);
     for &reach in path {
         let seen = detector.detect(&rect, &rect.warp(&drawn(Some(reach))).unwrap()).unwrap();
         assert_eq!(seen.len(), 1, "reaching {reach}: {seen:?}");
@@ -378,10 +384,7 @@ fn something_passing_across_the_view_has_no_fingertips() {
     use opencv::core::{Rect, Scalar};
     use opencv::imgproc;
     let rect = drawn_view();
-    let mut detector = HandDetector::new();
-    for _ in 0..3 {
-        assert!(detector.detect(&rect, &rect.warp(&drawn(None)).unwrap()).unwrap().is_empty());
-    }
+    let mut detector = watching_the_drawn_board(&rect);
     let arm = drawn(Some(3.0));
     assert!(detector.detect(&rect, &rect.warp(&arm).unwrap()).unwrap().iter().all(|h| h.extremity_square.is_some()));
     // A band three squares wide over files f–h, from the view's top to its bottom.
@@ -414,10 +417,7 @@ fn the_tail_of_what_passed_across_is_held_without_fingertips() {
     // Across the whole view for `across` frames, then a stub reaching 1.5 squares over the
     // board from Black's edge for one frame, then gone: the fingertips told in the frames after.
     let tail = |across: usize| {
-        let mut detector = HandDetector::new();
-        for _ in 0..3 {
-            assert!(detector.detect(&rect, &rect.warp(&drawn(None)).unwrap()).unwrap().is_empty());
-        }
+        let mut detector = watching_the_drawn_board(&rect);
         for _ in 0..across {
             detector.detect(&rect, &rect.warp(&band(480)).unwrap()).unwrap();
         }
@@ -436,10 +436,7 @@ fn the_tail_of_what_passed_across_is_held_without_fingertips() {
 /// d-file reaching as far as `path` says frame by frame (squares over the board).
 fn seen_reaching(path: &[f64]) -> Vec<Vec<HandObs>> {
     let rect = drawn_view();
-    let mut detector = HandDetector::new();
-    for _ in 0..3 {
-        assert!(detector.detect(&rect, &rect.warp(&drawn(None)).unwrap()).unwrap().is_empty());
-    }
+    let mut detector = watching_the_drawn_board(&rect);
     path.iter().map(|&reach| detector.detect(&rect, &rect.warp(&drawn(Some(reach))).unwrap()).unwrap()).collect()
 }
 
