@@ -182,8 +182,8 @@ struct Seen {
     own_reach: Option<f32>,
     /// Frames since it was last seen passing across the view (`u32::MAX`: never).
     since_across: u32,
-    /// Where its far end fell back to, over the board, when it fell back further in one frame
-    /// than a hand withdraws (see [`LOST_RETREAT`]), while it has not stirred from there.
+    /// Where its far end fell back to, at the board's edge, when it fell back further in one
+    /// frame than [`LOST_RETREAT`], while it has not stirred from there: its stub.
     stub: Option<[f32; 2]>,
 }
 
@@ -359,7 +359,7 @@ impl HandDetector {
             let stub = obs.extremity_board.and_then(|at| {
                 let last = before.filter(|p| p.age == 0)?;
                 let kept = last.stub.filter(|s| (s[0] - at[0]).hypot(s[1] - at[1]) <= STUB_STIR);
-                let fell_back = last.last.extremity_board.is_some() && reach(rect, last.entry, &last.last) - reached > LOST_RETREAT && reached < HOLD_REACH;
+                let fell_back = reach(rect, last.entry, &last.last) - reached > LOST_RETREAT && reached < HOLD_REACH;
                 kept.or(fell_back.then_some(at))
             });
             now.push(Seen { id, mask: r.mask.try_clone()?, entry: r.entry, age: 0, last: obs.clone(), furthest, arm_age: settled.arm_age[r.label as usize], own_reach: own_reach[r.label as usize].map(|d| (d / f64::from(rect.px)) as f32), since_across, stub });

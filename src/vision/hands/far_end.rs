@@ -87,7 +87,7 @@ impl HandDetector {
             for y in (cy - r).max(0)..(cy + r + 1).min(h) {
                 for x in (cx - r).max(0)..(cx + r + 1).min(w) {
                     let i = (y * w + x) as usize;
-                    if owner[data[i] as usize] != o || on_board(x, y) != on || (of_stirring[o] && self.calm[i] >= LEFT_STILL_FRAMES) {
+                    if owner[data[i] as usize] != o || !on_board(x, y) || (of_stirring[o] && self.calm[i] >= LEFT_STILL_FRAMES) {
                         continue;
                     }
                     let d = (x as f64 - entry[0]).hypot(y as f64 - entry[1]);
