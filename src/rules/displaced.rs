@@ -195,12 +195,33 @@ impl Rules {
         if d.is_empty() || self.castling_under_way(&board, masked) {
             return;
         }
+        let squares: Vec<Square> = d.into_iter().collect();
+        // Seen as the hands of one player alone leave, since the clock was last pressed: he
+        // displaced them (a knight knocked under the arm that set the queen down, its lift and
+        // setting down hidden by that arm, and the board seen only once it had gone: the
+        // rendered knocked scene), and must restore them in his own time. Found with no hand
+        // about since the press, or where both players' were, no one can be named (7.6).
+        if let Some(side) = self.displacer() {
+            let detail = describe(self.pos.board(), &board, d);
+            self.warning(side, format!("{detail} under his hand: he must restore it in his own time"), Some(Article::A7_4_1));
+            self.mark_known(&squares, Some(side), Article::A7_4_1);
+            return;
+        }
         let detail = format!(
             "found on the board unexplained by any move: {}; the position before the irregularity is to be reinstated",
             describe(self.pos.board(), &board, d)
         );
         self.violation(None, Breach { article: Article::A7_6, detail, confidence: 0.7 });
-        self.mark_known(&d.into_iter().collect::<Vec<_>>(), None, Article::A7_6);
+        self.mark_known(&squares, None, Article::A7_6);
+    }
+
+    /// The player whose hands alone were over the board since the clock was last pressed:
+    /// those that have left, and those still there that have touched, lifted or set down
+    /// something (one that has only come in cannot have made what a board seen now shows).
+    fn displacer(&self) -> Option<Color> {
+        let mut sides = self.hands.values().filter(|h| h.left.map_or(h.acted, |left| left >= self.pressed_at)).map(|h| h.side);
+        let first = sides.next()?;
+        sides.all(|s| s == first).then_some(first)
     }
 }
 
@@ -242,6 +263,41 @@ mod art_7_4_1 {
         assert_eq!(warning_articles(&d), ["7.4.1"]);
         assert_eq!(sans(&d), ["e4", "e5"], "play goes on around the missing pawn");
         assert_eq!(violations(&d), [("7.4.1", Some(B))]);
+    }
+
+    /// The knight knocked from g1 to f3 under the arm that played 1. e4, neither its lift nor
+    /// its setting down seen, and the board showing it only once the arm had gone.
+    const KNOCKED_UNSEEN: &str = "rnbqkbnr/pppppppp/8/8/4P3/5N2/PPPP1PPP/RNBQKB1R";
+
+    #[test]
+    fn art_7_4_1_a_piece_seen_displaced_as_the_players_arm_leaves_is_his_doing() {
+        let d = Script::new().mv("e2e4").board(KNOCKED_UNSEEN, true).clock(W).run();
+        assert_eq!(sans(&d), ["e4"], "{d:?}");
+        assert_eq!(warning_articles(&d), ["7.4.1"], "{d:?}");
+        assert_eq!(violations(&d), [("7.4.1", Some(W))], "{d:?}");
+    }
+
+    #[test]
+    fn art_7_4_1_a_piece_seen_displaced_as_the_arm_leaves_and_restored_is_no_breach() {
+        let d = Script::new().mv("e2e4").board(KNOCKED_UNSEEN, true).board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR", true).clock(W).run();
+        assert_eq!(warning_articles(&d), ["7.4.1"], "{d:?}");
+        assert!(violations(&d).is_empty(), "{d:?}");
+    }
+
+    #[test]
+    fn art_7_4_1_a_piece_seen_displaced_after_both_players_hands_names_no_one() {
+        // Black's hand came over the board and went, touching nothing seen, before the board
+        // showed the knight moved: either player's hand may have done it.
+        let d = Script::new().mv("e2e4").enter(1, B).leave(1).board(KNOCKED_UNSEEN, true).clock(W).run();
+        assert!(warning_articles(&d).is_empty(), "{d:?}");
+        assert_eq!(violations(&d), [("7.6", None)], "{d:?}");
+    }
+
+    #[test]
+    fn art_7_4_1_a_piece_seen_displaced_after_the_clock_names_no_one() {
+        let d = Script::new().mv("e2e4").clock(W).board(KNOCKED_UNSEEN, true).run();
+        assert!(warning_articles(&d).is_empty(), "{d:?}");
+        assert_eq!(violations(&d), [("7.6", None)], "{d:?}");
     }
 }
 

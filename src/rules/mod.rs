@@ -136,6 +136,8 @@ pub struct Rules {
     awaiting_clock: Option<(Color, bool)>,
     /// Whose clock runs, as far as the presses tell (none before the first).
     running: Option<Color>,
+    /// When the clock was last pressed (never: minus infinity).
+    pressed_at: f64,
     illegal: ByColor<u8>,
     known: Vec<displaced::Known>,
     claims: Vec<claims::Open>,
@@ -164,6 +166,7 @@ impl Rules {
             announced: ByColor::default(),
             awaiting_clock: None,
             running: None,
+            pressed_at: f64::NEG_INFINITY,
             illegal: ByColor::default(),
             known: Vec::new(),
             claims: Vec::new(),
@@ -656,6 +659,7 @@ impl Rules {
         // A button whose clock is stopped does nothing when pressed: it cannot be 7.5.3.
         let stopped = self.running == Some(!side);
         self.running = Some(!side);
+        self.pressed_at = self.now.0;
         if self.result.is_none() && side == self.pos.turn() && self.awaiting_clock.is_none_or(|(c, _)| c != side) {
             // Pressed by the player having the move: the board may still show a move made
             // with a displaced piece; otherwise no legal move was completed.
