@@ -56,6 +56,8 @@ struct HandInfo {
     left: Option<f64>,
     /// Whether it has touched, lifted or set down anything.
     acted: bool,
+    /// Squares it adjusted while its player did not have the move, already reported (4.2.1).
+    adjusted: Bitboard,
 }
 
 /// A hand acting on a square (touch, lift, place or release).
@@ -241,7 +243,7 @@ impl Rules {
         }
         match event.kind {
             EventKind::HandEnter { hand, side } => {
-                self.hands.entry(hand).or_insert(HandInfo { side: side.into(), entered: event.t, left: None, acted: false });
+                self.hands.entry(hand).or_insert(HandInfo { side: side.into(), entered: event.t, left: None, acted: false, adjusted: Bitboard::EMPTY });
             }
             EventKind::Touch { hand, square } => self.on_touch(hand, square),
             EventKind::Lift { hand, square } => self.on_lift(hand, square),
@@ -291,7 +293,7 @@ impl Rules {
     /// The player a hand belongs to. A hand never announced is taken as the mover's.
     fn side_of(&mut self, hand: HandId) -> Color {
         let (turn, t) = (self.pos.turn(), self.now.0);
-        self.hands.entry(hand).or_insert(HandInfo { side: turn, entered: t, left: None, acted: false }).side
+        self.hands.entry(hand).or_insert(HandInfo { side: turn, entered: t, left: None, acted: false, adjusted: Bitboard::EMPTY }).side
     }
 
     fn hands_on_board(&self) -> bool {
@@ -375,8 +377,14 @@ impl Rules {
     fn on_touch(&mut self, hand: HandId, sq: Square) {
         let side = self.side_of(hand);
         let Some(piece) = self.phys.top(sq) else { return };
-        if side == self.pos.turn() && self.announced[side] {
+        if self.announced[side] {
             self.emit(DecisionKind::Adjust { side: side.into(), square: sq });
+            // Fingers that said they adjust, resting on a piece, adjust it, whether or not the
+            // camera sees it rise (a knight raised and set back under the hand, its square never
+            // uncovered: the rendered scene of "j'adoube" said off move).
+            if side != self.pos.turn() {
+                self.adjusted_off_move(hand, side, sq, piece, 0.8);
+            }
         }
         self.settle_unless_castling(side, sq);
         self.contact(hand, side, sq, piece, false);
@@ -468,15 +476,30 @@ impl Rules {
         self.let_go(side, u);
     }
 
+    /// 4.2.1: `side`, not having the move, adjusted `piece` on `sq` (reported once per hand and
+    /// square: a touch after "j'adoube", then the lift and setting back the camera saw, are one
+    /// adjustment).
+    fn adjusted_off_move(&mut self, hand: HandId, side: Color, sq: Square, piece: Piece, confidence: f64) {
+        let Some(h) = self.hands.get_mut(&hand) else { return };
+        if h.adjusted.contains(sq) {
+            return;
+        }
+        h.adjusted.add(sq);
+        let detail = format!("adjusted {} while the opponent has the move", completion::piece_name(piece, sq));
+        self.violation(Some(side), Breach { article: Article::A4_2_1, detail, confidence });
+    }
+
     /// A piece set down is let go: an adjustment if it is back on its own square, a king on a
     /// castling square binds to castle (4.7.2).
     fn let_go(&mut self, side: Color, u: Unreleased) {
         let mover = self.pos.turn();
         if u.origin == Some(u.square) {
-            self.emit(DecisionKind::Adjust { side: side.into(), square: u.square });
+            let told = self.hands.get(&u.hand).is_some_and(|h| h.adjusted.contains(u.square));
+            if !told {
+                self.emit(DecisionKind::Adjust { side: side.into(), square: u.square });
+            }
             if side != mover {
-                let detail = format!("adjusted {} while the opponent has the move", completion::piece_name(u.piece, u.square));
-                self.violation(Some(side), Breach { article: Article::A4_2_1, detail, confidence: 1.0 });
+                self.adjusted_off_move(u.hand, side, u.square, u.piece, 1.0);
             }
         }
         if side == mover && u.piece == (Piece { color: mover, role: Role::King }) {

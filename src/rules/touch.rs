@@ -411,6 +411,22 @@ mod art_4_2_1 {
         let d = Script::new().enter(3, B).touch(3, "e7").leave(3).mv("e2e4").run();
         assert!(violations(&d).is_empty());
     }
+
+    #[test]
+    fn art_4_2_1_a_touch_after_saying_j_adoube_when_not_on_move_is_adjusting() {
+        // The knight raised and set back under the hand, the camera seeing only the fingers
+        // resting on it: he said he adjusts, and did.
+        let d = Script::new().announce(B).enter(3, B).touch(3, "b8").leave(3).mv("e2e4").run();
+        assert_eq!(violations(&d), [("4.2.1", Some(B))], "{d:?}");
+        assert_eq!(adjusts(&d), [(B, "b8".to_owned())]);
+    }
+
+    #[test]
+    fn art_4_2_1_an_adjustment_off_move_seen_whole_after_j_adoube_is_one_breach() {
+        let d = Script::new().announce(B).enter(3, B).touch(3, "b8").lift(3, "b8").place(3, "b8").release(3, "b8").leave(3).mv("e2e4").run();
+        assert_eq!(violations(&d), [("4.2.1", Some(B))], "{d:?}");
+        assert_eq!(adjusts(&d), [(B, "b8".to_owned())]);
+    }
 }
 
 #[cfg(test)]
