@@ -127,6 +127,21 @@ fn help_teaches_the_command() {
 }
 
 #[test]
+fn sims_help_names_a_script_that_renders_and_every_staged_scene() {
+    let help = String::from_utf8_lossy(&touchmove(&["sim", "--help"], None).stdout).to_string();
+    assert!(help.contains("examples/scenes/e4-e5.json"), "{help}");
+    let words: Vec<String> = help.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')).map(str::to_owned).collect();
+    for (name, _) in touchmove::sim::scenes::STAGED_NAMES {
+        assert!(words.iter().any(|w| w == name), "--help names no staged scene {name}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let script = format!("{}/examples/scenes/e4-e5.json", env!("CARGO_MANIFEST_DIR"));
+    let out = touchmove(&["sim", &script, "--out", dir.path().to_str().unwrap(), "--no-video"], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("2 moves"), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
 fn doctor_finds_onnx_runtime_without_any_variable_and_names_a_bad_override() {
     let out = Command::new(env!("CARGO_BIN_EXE_touchmove")).arg("doctor").env_remove("ORT_DYLIB_PATH").env_remove("TOUCHMOVE_PIECE_MODEL").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);

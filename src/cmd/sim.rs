@@ -12,7 +12,7 @@ use crate::sim::scenes::{STAGED_NAMES, game_scene, staged_scene};
 use crate::sim::video::render_scene;
 
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:\n  touchmove sim examples/scenes/e4-e5.json --out out/e4\n  touchmove sim --breach rook-first --seed 3 --out out/rook-first\n  touchmove sim --from-pgn ../shared/real/pgn/twic1599.pgn --game 12 --plies 20 --out out/game12\n\nStaged scenes (--breach): touch-own, touch-opponent, rook-first, two-hands,\nclock-without-move, illegal-then-clock, pawn-on-last-rank, adjust-not-on-move, knocked,\nmoved-on; and, with no breach in them: en-passant, under-promotion, adjust-announced.")]
+#[command(after_help = "Examples:\n  touchmove sim examples/scenes/e4-e5.json --out out/e4\n  touchmove sim --breach rook-first --seed 3 --out out/rook-first\n  touchmove sim --from-pgn ../shared/real/pgn/twic1599.pgn --game 12 --plies 20 --out out/game12\n\nStaged scenes (--breach): touch-own, touch-opponent, rook-first, two-hands,\nclock-without-move, illegal-then-clock, pawn-on-last-rank, adjust-not-on-move, knocked,\nmoved-on, adjust-announced-not-on-move; and, with no breach in them: en-passant,\nunder-promotion, adjust-announced, slide.")]
 pub struct SimArgs {
     /// The scene script (JSON; see src/sim/scene.rs for the format).
     #[arg(value_name = "SCRIPT", required_unless_present_any = ["breach", "from_pgn"])]
