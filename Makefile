@@ -40,8 +40,8 @@ eval: setup
 	cargo run --release --quiet --example eval_promotions
 	cargo test --release --test hands -- --nocapture
 	cargo test --release --test pieces -- --nocapture --test-threads 1
-	@echo "== the renderer's staged scenes (the breaches an arbiter is called for) through vision, seeds 11-13: ideal observations, then the pixels"
-	@for k in touch-own touch-opponent rook-first two-hands clock-without-move illegal-then-clock pawn-on-last-rank adjust-not-on-move knocked moved-on en-passant under-promotion adjust-announced; do for s in 11 12 13; do DIAG_STAGED=$$k cargo run --release --quiet --example diag_vision -- 1 $$s | grep -E "^ +(ideal|vision):" | sed "s/^ */$$k seed $$s /"; done; done
+	@echo "== the renderer's staged scenes (the breaches an arbiter is called for) through vision, seeds 11-13: the scene's own events, ideal observations, then the pixels"
+	@for k in touch-own touch-opponent rook-first two-hands clock-without-move illegal-then-clock pawn-on-last-rank adjust-not-on-move knocked moved-on en-passant under-promotion adjust-announced slide adjust-announced-not-on-move; do for s in 11 12 13; do DIAG_STAGED=$$k cargo run --release --quiet --example diag_vision -- 1 $$s | grep -E "^ +(events|ideal|vision):" | sed "s/^ */$$k seed $$s /"; done; done
 	@echo "== rendered real games through vision, frame by frame against their truth"
 	@for g in "5 1" "10 2" "15 3" "20 4" "25 5" "30 6" "35 7" "40 8" "45 9" "50 10" "55 11" "60 12" "65 13" "70 14" "75 15" "80 16" "85 17" "90 18" "95 19" "100 20"; do cargo run --release --quiet --example diag_vision -- $$g 20 | grep -v "^ *\(ideal\|vision squares\|vision hands\)"; done
 	@echo "== a second set, held out until three of its games (105, 110, 130) were looked at and fixed"

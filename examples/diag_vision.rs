@@ -155,6 +155,14 @@ fn main() {
         g.moves[..n].iter().map(|m| shakmaty::san::SanPlus::from_move_and_play_unchecked(&mut p, *m).to_string()).collect()
     };
     println!("truth:  {}", want.join(" "));
+    // A staged scene's own events through the rules: the moves and violations it stages, what
+    // every reading of it should come to.
+    if staged.is_some() {
+        let decided = touchmove::sim::video::decisions_for(&scene, &tl.events).expect("the scene's events are judged");
+        let moves: Vec<String> = decided.iter().filter_map(|d| match &d.kind { DecisionKind::Move { san, .. } => Some(san.clone()), _ => None }).collect();
+        let bad: Vec<String> = decided.iter().filter_map(|d| match &d.kind { DecisionKind::Violation { article, detail, .. } => Some(format!("{article}@{:.1}: {detail}", d.t)), _ => None }).collect();
+        println!("{:>15}:       {} | {}", "events", moves.join(" "), bad.join("; "));
+    }
     let mix = |sq_from_vision: bool, hands_from_vision: bool| -> Vec<Observation> {
         seen.iter().zip(&truth).map(|(v, t)| {
             let mut o = t.clone();
