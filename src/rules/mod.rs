@@ -9,6 +9,7 @@
 mod castling;
 mod claims;
 mod completion;
+pub mod follow;
 pub mod dead_position;
 mod displaced;
 mod hands;
