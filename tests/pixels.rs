@@ -56,35 +56,3 @@ fn a_rendered_game_read_through_vision_records_exactly_its_moves() {
     assert_eq!(recorded, played);
     assert!(violations.is_empty(), "{violations:?}");
 }
-
-/// Still frames are not passed whole: once nothing has gone on for a moment, a frame like the
-/// last one passed reads as it did at next to no cost; an arm coming in is seen in the very
-/// frame it shows, and the squares read as a whole pass reads them.
-#[test]
-fn still_frames_skip_the_whole_pass_and_an_arm_coming_in_is_seen_at_once() {
-    let pgn = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/real/pgn/twic1599.pgn")).expect("twic1599.pgn");
-    let games = touchmove::sim::pgn::read_games(&pgn).expect("parses");
-    let g = &games[4];
-    let scene = game_scene(&g.start, &g.moves[..1], 2);
-    let tl = timeline::run(&scene).expect("scene runs");
-    let cam = Camera::new(&scene.camera);
-    let start = scene.start_position().expect("legal start");
-    let mut renderer = Renderer::new(cam.clone(), &scene.style, scene.seed).expect("renderer");
-    let geometry = BoardGeometry { corners: cam.board_corners(), white: ImageSide::Bottom, h1_light: true };
-    let (bare, _) = renderer.render(&tl.frames[0]).expect("renders");
-    let armed = tl.frames.iter().position(|w| w.hands.iter().any(|h| h.tip[1].abs() < 10.0)).expect("a hand over the board's middle");
-    let (arm, _) = renderer.render(&tl.frames[armed]).expect("renders");
-    let mut vision = Vision::start(&bare, Some(geometry), start.board()).expect("vision starts");
-    let mut whole = None;
-    for i in 0..40u64 {
-        let obs = vision.observe(i, i as f64 / 30.0, &bare).expect("observes");
-        assert!(obs.hands.is_empty(), "frame {i}");
-        let states: Vec<_> = obs.squares.iter().map(|s| s.state).collect();
-        assert_eq!(*whole.get_or_insert(states.clone()), states, "frame {i} reads as the first");
-    }
-    let passed = vision.whole_passes();
-    assert!(passed < 20, "{passed} of 40 still frames passed whole");
-    let obs = vision.observe(40, 40.0 / 30.0, &arm).expect("observes");
-    assert!(!obs.hands.is_empty(), "the arm in the first frame it shows");
-    assert_eq!(vision.whole_passes(), passed + 1);
-}

@@ -1,7 +1,7 @@
 //! The whole vision pass for one frame: rectify the board, find the arms, read the squares
 //! they leave in view. Set up once from the first frame of a game, where the position is known.
 
-use opencv::core::{self, Mat};
+use opencv::core::Mat;
 use opencv::prelude::*;
 use shakmaty::{Board, Square};
 
@@ -36,10 +36,6 @@ const RELOOK_SQUARES: usize = 5;
 const RELOOK_FRAMES: u16 = 150;
 /// Confidence a reading needs to count as how a square surely is.
 const SURE: f32 = 0.9;
-/// How far (any channel, 0–255) a pixel of the eighth-size frame may differ from the last
-/// frame passed whole for the frame still to show the same: compression noise averages out
-/// over 64 pixels; an arm coming into view, a piece moved or a button pressed does not.
-const STILL_LEVEL: f64 = 16.0;
 
 pub struct Vision {
     pub geometry: BoardGeometry,
@@ -63,11 +59,6 @@ pub struct Vision {
     promotions: Result<Promotions, String>,
     /// The clock beside the board, where one was seen in the first frame.
     clock: Option<ClockWatch>,
-    /// The last frame passed whole while nothing was going on, at an eighth of its size, and
-    /// its squares' reading (see [`Vision::observe`]).
-    still: Option<(Mat, super::squares::Reading)>,
-    /// Frames passed whole so far.
-    whole_passes: u64,
 }
 
 /// The corner order for each way White can sit when the board fills the frame: a8, h8, h1, a1.
@@ -174,12 +165,7 @@ impl Vision {
         hands.detect(&rect, &view)?;
         let promotions = Promotions::new(&geometry, first, known, learned);
         let clock = ClockWatch::find(first, &rect)?;
-        Ok(Vision { geometry, rect, squares, memory, hands, learned, unfit: [0; 64], sure: SquareState::of_board(known), steady: [(SquareState::Occluded, 0); 64], relook: 0, promotions, clock, still: None, whole_passes: 0 })
-    }
-
-    /// How many frames were passed whole (the rest were still: see [`observe`](Self::observe)).
-    pub fn whole_passes(&self) -> u64 {
-        self.whole_passes
+        Ok(Vision { geometry, rect, squares, memory, hands, learned, unfit: [0; 64], sure: SquareState::of_board(known), steady: [(SquareState::Occluded, 0); 64], relook: 0, promotions, clock })
     }
 
     /// Watches the clock whose buttons a calibration gives, in `first`, instead of any found.
@@ -199,37 +185,16 @@ impl Vision {
     }
 
     /// What one frame shows.
-    ///
-    /// Still frames cost little (DESIGN.md: a cheap low-resolution difference decides whether a
-    /// frame needs the full pass): while no arm is about and nothing waits to settle into the
-    /// hand finder's view, a frame that looks like the last one passed whole shows no hand and
-    /// squares that read as they did, so the board is neither straightened nor looked for arms
-    /// nor read again. Everything that follows the squares frame by frame (looks adapting,
-    /// squares long unfit, a change of light, a promoted piece being named, the clock) goes on
-    /// as for any frame. A player thinking over a move leaves the view still for most of a game.
     pub fn observe(&mut self, index: u64, t: f64, frame: &Mat) -> Result<Observation, VisionError> {
-        let thumb = eighth(frame)?;
-        let same = match &self.still {
-            Some((then, _)) => self.hands.at_rest() && then.size()? == thumb.size()? && core::norm2(&thumb, then, core::NORM_INF, &core::no_array())? <= STILL_LEVEL,
-            None => false,
-        };
-        let (hands, reading) = match (same, &self.still) {
-            (true, Some((_, reading))) => (Vec::new(), reading.clone()),
-            _ => {
-                self.whole_passes += 1;
-                let view = self.rect.warp(frame)?;
-                let hands = self.hands.detect(&self.rect, &view)?;
-                let reading = self.squares.analyse(&board_of(&self.rect, &view)?)?;
-                self.still = (hands.is_empty() && self.hands.at_rest()).then(|| (thumb, reading.clone()));
-                (hands, reading)
-            }
-        };
+        let view = self.rect.warp(frame)?;
+        let hands = self.hands.detect(&self.rect, &view)?;
         // Around an arm, parts of the hand the colour of the squares and the arm's shadow
         // escape the outline; a square next to a covered one is not trusted while it is there.
         let mut hidden = shakmaty::Bitboard::EMPTY;
         for sq in hands.iter().flat_map(|h| h.covers.iter().copied()).chain(self.hands.fading().iter().copied()) {
             hidden |= shakmaty::attacks::king_attacks(sq).with(sq);
         }
+        let reading = self.squares.analyse(&board_of(&self.rect, &view)?)?;
         // Typical looks adapt to squares clear of any arm only: the edge of an arm over a sparse
         // board, read as a white piece frame after frame, drew White's look towards it until
         // Black's king read white (the rendered under-promotion scene, seed 10). Looks learned
@@ -331,14 +296,6 @@ fn read_otherwise(squares: &[crate::types::SquareObs], sure: &[SquareState; 64],
             s => s != sure[i],
         })
         .collect()
-}
-
-/// `frame` at an eighth of its size, each pixel the average of those it covers.
-fn eighth(frame: &Mat) -> Result<Mat, VisionError> {
-    let mut small = Mat::default();
-    let size = core::Size::new((frame.cols() / 8).max(1), (frame.rows() / 8).max(1));
-    opencv::imgproc::resize(frame, &mut small, size, 0.0, 0.0, opencv::imgproc::INTER_AREA)?;
-    Ok(small)
 }
 
 /// The share of the picture (0–1) that differs between two frames by more than noise does:

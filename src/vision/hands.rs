@@ -151,8 +151,6 @@ pub struct HandDetector {
     pose: Option<Pose>,
     /// The squares under arms that withdrew over the board's edge in the last few frames.
     fading: Vec<Square>,
-    /// Pixels of the view that differed from the settled view in the last frame.
-    changed_px: i32,
     /// Which pixels of the view the picture covers (255), where known; see
     /// [`set_picture`](Self::set_picture).
     picture: Option<Mat>,
@@ -214,7 +212,7 @@ struct Region {
 
 impl Default for HandDetector {
     fn default() -> Self {
-        HandDetector { background: None, last_smooth: None, calm: Vec::new(), previous: Vec::new(), next_id: 0, pose: None, fading: Vec::new(), changed_px: 0, picture: None, heads_out: [false; 4], before: None, before_kept: Vec::new() }
+        HandDetector { background: None, last_smooth: None, calm: Vec::new(), previous: Vec::new(), next_id: 0, pose: None, fading: Vec::new(), picture: None, heads_out: [false; 4], before: None, before_kept: Vec::new() }
     }
 }
 
@@ -315,7 +313,6 @@ impl HandDetector {
         imgproc::morphology_ex(&opened, &mut closed, imgproc::MORPH_CLOSE, &k2, Point::new(-1, -1), 1, core::BORDER_CONSTANT, edge)?;
         // After closing, which would bridge the gaps the board's pattern cuts in a shadow.
         unshade(view, background, &mut closed)?;
-        self.changed_px = core::count_non_zero(&closed)?;
         self.note_motion(view)?;
         let (mut labels, mut stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
         let n = imgproc::connected_components_with_stats(&closed, &mut labels, &mut stats, &mut centroids, 8, core::CV_32S)? as usize;
@@ -445,12 +442,6 @@ impl HandDetector {
     /// [`detect`](Self::detect)): not arms any more, but not yet to be read.
     pub fn fading(&self) -> &[Square] {
         &self.fading
-    }
-
-    /// Whether nothing is going on: no arm seen or remembered, none withdrawing, and the view
-    /// as settled, nothing in it waiting to settle. A frame like the last then shows nothing new.
-    pub fn at_rest(&self) -> bool {
-        self.previous.is_empty() && self.fading.is_empty() && self.changed_px == 0 && self.background.is_some()
     }
 
     /// Counts, per pixel, the frames since it last moved.
