@@ -10,7 +10,8 @@
 //! that fits them best, likelier lines kept in reserve until later images tell them apart), and
 //! the game names the pieces; a square read otherwise than the game stands is printed as read,
 //! one not read as the game has it. An image no line fits (another game, a board disturbed) is
-//! said once on stderr, and its pieces are named by the piece reader (`vision::pieces`), which
+//! said once on stderr (where earlier images were followed), and its pieces are named by the
+//! piece reader (`vision::pieces`), which
 //! learns this set's pieces from that same first image. Without it (no initial position first,
 //! or the model cannot run: said once on stderr) a piece is printed as a pawn of its colour
 //! (`P`, `p`). On the bgu stills' games 2 and 7 the pieces are named right on 97% of occupied
@@ -144,7 +145,7 @@ pub fn run(args: BoardArgs) -> Result<()> {
     // The game, when the first image shows its initial position: later images are followed
     // through it, move by move, and it names their pieces.
     let mut game: Option<Follower> = None;
-    let mut lost = false;
+    let (mut followed, mut lost) = (false, false);
     for (i, path) in args.images.iter().enumerate() {
         let name = path.display();
         if !path.is_file() {
@@ -190,8 +191,13 @@ pub fn run(args: BoardArgs) -> Result<()> {
             game = Some(Follower::new(shakmaty::Chess::default(), FOLLOW_PLIES));
         } else if let Some(follower) = game.as_mut() {
             match follow_game(follower, &read, &seen) {
-                Some(board) => seen = board,
-                None if !lost => {
+                Some(board) => {
+                    seen = board;
+                    followed = true;
+                }
+                // Said once, and only of a game that was being followed: images that were never
+                // one game's (photos of several boards) are simply read one by one.
+                None if followed && !lost => {
                     lost = true;
                     eprintln!("touchmove: {name}: not a move or two after the image before it (or too many squares misread): its pieces are named by the piece reader (and so are those of any later image the game is not found in)");
                 }
