@@ -13,8 +13,9 @@
 //! said once on stderr (where earlier images were followed), and its pieces are named by the
 //! piece reader (`vision::pieces`), which learns this set's pieces from that same first image.
 //! Without it (no initial position first, or the model cannot run: said once on stderr) a piece
-//! is printed as a pawn of its colour (`P`, `p`). On the bgu stills' games 2 and 7 the pieces are named right on 97% of occupied
-//! squares following the game; the piece reader alone names about three in five.
+//! is printed as a pawn of its colour (`P`, `p`). On the bgu stills' games 2 and 7 the pieces
+//! are named right on 97% of occupied squares following the game; the piece reader alone names
+//! about three in five.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};

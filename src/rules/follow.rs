@@ -16,16 +16,6 @@ use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square};
 /// taken to show it.
 pub const MAX_MISFITS: f32 = 3.0;
 
-/// What a picture showed of the game.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Followed {
-    /// The plies made since the last picture (none: the same position).
-    pub line: Vec<Move>,
-    /// What is read otherwise than the game stands after them: each square so read, counted
-    /// by how sure its reading was.
-    pub misfits: f32,
-}
-
 /// The colours a picture shows: per square, white, black or empty where it was read, and how
 /// surely.
 #[derive(Debug, Clone, Copy)]

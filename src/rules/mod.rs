@@ -61,6 +61,13 @@ struct HandInfo {
     adjusted: Bitboard,
 }
 
+impl HandInfo {
+    /// A hand of `side`'s that came over the board at `entered` and has done nothing yet.
+    fn new(side: Color, entered: f64) -> HandInfo {
+        HandInfo { side, entered, left: None, acted: false, adjusted: Bitboard::EMPTY }
+    }
+}
+
 /// A hand acting on a square (touch, lift, place or release).
 #[derive(Debug, Clone, Copy)]
 struct Act {
@@ -244,7 +251,7 @@ impl Rules {
         }
         match event.kind {
             EventKind::HandEnter { hand, side } => {
-                self.hands.entry(hand).or_insert(HandInfo { side: side.into(), entered: event.t, left: None, acted: false, adjusted: Bitboard::EMPTY });
+                self.hands.entry(hand).or_insert(HandInfo::new(side.into(), event.t));
             }
             EventKind::Touch { hand, square } => self.on_touch(hand, square),
             EventKind::Lift { hand, square } => self.on_lift(hand, square),
@@ -294,7 +301,7 @@ impl Rules {
     /// The player a hand belongs to. A hand never announced is taken as the mover's.
     fn side_of(&mut self, hand: HandId) -> Color {
         let (turn, t) = (self.pos.turn(), self.now.0);
-        self.hands.entry(hand).or_insert(HandInfo { side: turn, entered: t, left: None, acted: false, adjusted: Bitboard::EMPTY }).side
+        self.hands.entry(hand).or_insert(HandInfo::new(turn, t)).side
     }
 
     fn hands_on_board(&self) -> bool {
