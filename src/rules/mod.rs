@@ -27,7 +27,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{Bitboard, ByColor, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square};
 
-use crate::types::{Article, Decision, DecisionKind, Event, EventKind, HandId, ImageSide, Placement, Side};
+use crate::types::{Article, Cell, Decision, DecisionKind, Event, EventKind, HandId, ImageSide, Placement, Side};
 use physical::{Physical, Unreleased};
 use touch::Touch;
 
@@ -109,6 +109,10 @@ struct Turn {
     /// Pieces of the mover's that left the board in a hand that went (vision lost the arm for
     /// a moment): one that comes back is set down by whichever hand of the player brings it.
     carried_off: Vec<physical::Held>,
+    /// Per square of the mover's, how many of `touches` were heard before a board seen with
+    /// no hand over it still showed his piece there: those touches came before that piece
+    /// moved, whether or not vision saw its lift.
+    stood_after: Vec<(Square, usize)>,
 }
 
 /// A rook move that may yet turn out to be castling begun with the rook (4.4.2).
@@ -651,6 +655,12 @@ impl Rules {
             let moved = touch::moved_from(m);
             let touches: Vec<Touch> = self.turn.touches.iter().chain(self.turn.adjusting.iter().filter(|t| moved.contains(t.square))).copied().collect();
             breaches.extend(touch::breach(&before, &touches, m));
+        } else {
+            // Touches heard before a board, seen clear of hands, still showed the moved piece
+            // at home did come first, however the move itself went unseen (rendered touch-own
+            // scene: the knight on b1 touched, the hand withdrawn, Ng1-f3 made under an arm).
+            let heard = m.from().and_then(|from| self.turn.stood_after.iter().filter(|(sq, _)| *sq == from).map(|&(_, n)| n).max()).unwrap_or(0);
+            breaches.extend(touch::breach(&before, &self.turn.touches[..heard.min(self.turn.touches.len())], m));
         }
         breaches.extend(castling::released_king(&before, self.turn.king_landing, m));
         let acts: Vec<(HandId, Square)> = self.turn.acts.iter().filter(|a| a.side == mover && a.how == Contact::Handled).map(|a| (a.hand, a.square)).collect();
@@ -721,7 +731,24 @@ impl Rules {
             self.setup_seen = true;
             self.check_setup(placement, h1_light, white);
         }
+        self.note_standing(placement);
         self.follow_seen_board(placement);
+    }
+
+    /// Notes the mover's pieces a board seen with no hand over it shows still at home, for
+    /// the touches heard so far (see `Turn::stood_after`).
+    fn note_standing(&mut self, placement: &Placement) {
+        if self.hands_on_board() || self.turn.touches.is_empty() {
+            return;
+        }
+        let mover = self.pos.turn();
+        let heard = self.turn.touches.len();
+        for sq in self.pos.board().by_color(mover) {
+            if matches!(placement.cell(sq), Cell::Piece(p) if p.color == mover) {
+                self.turn.stood_after.retain(|(s, _)| *s != sq);
+                self.turn.stood_after.push((sq, heard));
+            }
+        }
     }
 }
 

@@ -187,6 +187,26 @@ mod art_4_3_1 {
     }
 
     #[test]
+    fn art_4_3_1_a_board_clear_of_hands_orders_a_touch_before_an_unseen_move() {
+        // The knight touched, the hand withdrawn, and a board with no hand over it still shows
+        // the e2 pawn at home: whatever the next arm did unseen, the pawn moved after the touch.
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+        let after = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR";
+        let d = Script::new().enter(0, W).touch(0, "g1").leave(0).board(start, true).enter(1, W).leave(1).board(after, true).clock(W).run();
+        assert_eq!(sans(&d), ["e4"]);
+        assert_eq!(violations(&d), [("4.3.1", Some(W))]);
+        assert!(detail_of(&d, "4.3.1").contains("Ng1"));
+        // Seen while the touching hand was still over the board, the pawn at home proves
+        // nothing: the board under an arm is the one last seen there.
+        let d = Script::new().enter(0, W).touch(0, "g1").board(start, true).leave(0).board(after, true).clock(W).run();
+        assert_eq!(sans(&d), ["e4"]);
+        assert!(violations(&d).is_empty(), "{:?}", violations(&d));
+        // Nor does a board that shows the pawn gone: the move and the touch are in no known order.
+        let d = Script::new().enter(0, W).touch(0, "g1").enter(1, W).leave(0).leave(1).board(after, true).clock(W).run();
+        assert!(violations(&d).is_empty(), "{:?}", violations(&d));
+    }
+
+    #[test]
     fn art_4_3_1_a_lifted_and_replaced_piece_still_binds() {
         let d = Script::new()
             .enter(0, W).lift(0, "g1").place(0, "g1").release(0, "g1").mv_with(0, "d2d4").run();
