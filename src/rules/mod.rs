@@ -651,17 +651,17 @@ impl Rules {
         // adjusted under an announcement, then castled by its rook lifted and a king's lift
         // vision missed, was taken for the rook touched first).
         let origin_seen = m.from().is_some_and(|from| self.turn.acts.iter().any(|a| a.side == mover && a.square == from && a.how != Contact::Adjusted));
-        if origin_seen {
+        let touches: Vec<Touch> = if origin_seen {
             let moved = touch::moved_from(m);
-            let touches: Vec<Touch> = self.turn.touches.iter().chain(self.turn.adjusting.iter().filter(|t| moved.contains(t.square))).copied().collect();
-            breaches.extend(touch::breach(&before, &touches, m));
+            self.turn.touches.iter().chain(self.turn.adjusting.iter().filter(|t| moved.contains(t.square))).copied().collect()
         } else {
             // Touches heard before a board, seen clear of hands, still showed the moved piece
             // at home did come first, however the move itself went unseen (rendered touch-own
             // scene: the knight on b1 touched, the hand withdrawn, Ng1-f3 made under an arm).
-            let heard = m.from().and_then(|from| self.turn.stood_after.iter().filter(|(sq, _)| *sq == from).map(|&(_, n)| n).max()).unwrap_or(0);
-            breaches.extend(touch::breach(&before, &self.turn.touches[..heard.min(self.turn.touches.len())], m));
-        }
+            let heard = m.from().and_then(|from| self.turn.stood_after.iter().find(|(sq, _)| *sq == from)).map_or(0, |&(_, n)| n);
+            self.turn.touches[..heard.min(self.turn.touches.len())].to_vec()
+        };
+        breaches.extend(touch::breach(&before, &touches, m));
         breaches.extend(castling::released_king(&before, self.turn.king_landing, m));
         let acts: Vec<(HandId, Square)> = self.turn.acts.iter().filter(|a| a.side == mover && a.how == Contact::Handled).map(|a| (a.hand, a.square)).collect();
         let two_hands = hands::two_hands(&self.hands, &acts, m);
