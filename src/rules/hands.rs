@@ -2,7 +2,12 @@
 //! when two hand ids that were over the board at the same time both handled pieces on its
 //! squares (lifted, set down or let go of one): a hand that only touched a piece played no part
 //! of the move (a touch binds under 4.3 whichever hand made it). So one hand, seen a moment as
-//! two, touching with one id and lifting with the next, is not taken for two hands.
+//! two, touching with one id and lifting with the next, is not taken for two hands. Nor is one
+//! whose id handed over to the next: the first did nothing once the second came in, the second
+//! nothing before the first left, within [`HANDOVER_SECS`] of its coming (vision holds an arm it lost where it was last seen for a few
+//! frames, while the same arm, found again, may come in under a new id: `scholarsmate.avi`
+//! halved in size, the queen lifted from h5 under one id and set on f7 under the next, a false
+//! 4.1). A piece passed from one hand to the other takes longer than that.
 
 use std::collections::HashMap;
 
@@ -12,9 +17,15 @@ use super::completion::move_squares;
 use super::{Breach, HandInfo};
 use crate::types::{Article, HandId};
 
+/// The longest two ids of one arm are both seen over the board as one takes over from the
+/// other (vision holds a lost arm six frames: 0.2 s at 30 frames a second).
+pub(super) const HANDOVER_SECS: f64 = 0.3;
+
 fn overlap(a: &HandInfo, b: &HandInfo) -> bool {
     let end = |h: &HandInfo| h.left.unwrap_or(f64::INFINITY);
-    a.entered < end(b) && b.entered < end(a)
+    let (first, next) = if a.entered <= b.entered { (a, b) } else { (b, a) };
+    let handed_over = first.last_act <= next.entered && next.first_act >= end(first) && end(first) - next.entered <= HANDOVER_SECS;
+    a.entered < end(b) && b.entered < end(a) && !handed_over
 }
 
 /// The 4.1 breach, if two of the mover's hands handled pieces on the squares of `m` at once
@@ -63,6 +74,21 @@ mod art_4_1 {
             .enter(0, W).enter(1, W).lift(1, "d5").lift(0, "e4").place(0, "d5").release(0, "d5").leave(0).leave(1)
             .run();
         assert_eq!(violations(&d), [("4.1", Some(W))]);
+    }
+
+    #[test]
+    fn art_4_1_one_arm_whose_id_hands_over_to_the_next_is_one_hand() {
+        // The queen lifted under one id; the arm found again under a new id a moment before
+        // the old one is let go sets her down on f7 (as the tracker tells it: the old id left
+        // holding her, the new one brought a queen in).
+        let mate = Script::new().mv("e2e4").mv("e7e5").mv("d1h5").mv("b8c6").mv("f1c4").mv("g8f6");
+        let d = mate.clone().enter(0, W).lift(0, "h5").enter(1, W).leave(0).lift(1, "f7").place_new(1, "f7", 'Q').release(1, "f7").leave(1).run();
+        assert_eq!(sans(&d).last().map(String::as_str), Some("Qxf7#"), "{d:?}");
+        assert!(violations(&d).is_empty(), "{d:?}");
+        // Still two hands: the first stays on while the second handles the move (castling and
+        // captures with both hands, above), or acts after the second came in.
+        let d = mate.enter(0, W).lift(0, "h5").enter(1, W).lift(1, "f7").leave(0).place_new(1, "f7", 'Q').release(1, "f7").leave(1).run();
+        assert_eq!(violations(&d), [("4.1", Some(W))], "{d:?}");
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod follow;
 pub mod dead_position;
 mod displaced;
 mod hands;
+mod held;
 mod illegal;
 mod physical;
 mod promotion;
@@ -57,6 +58,9 @@ struct HandInfo {
     left: Option<f64>,
     /// Whether it has touched, lifted or set down anything.
     acted: bool,
+    /// When it first did (infinity: never) and when it last did (minus infinity: never).
+    first_act: f64,
+    last_act: f64,
     /// Squares it adjusted while its player did not have the move, already reported (4.2.1).
     adjusted: Bitboard,
 }
@@ -64,7 +68,7 @@ struct HandInfo {
 impl HandInfo {
     /// A hand of `side`'s that came over the board at `entered` and has done nothing yet.
     fn new(side: Color, entered: f64) -> HandInfo {
-        HandInfo { side, entered, left: None, acted: false, adjusted: Bitboard::EMPTY }
+        HandInfo { side, entered, left: None, acted: false, first_act: f64::INFINITY, last_act: f64::NEG_INFINITY, adjusted: Bitboard::EMPTY }
     }
 }
 
@@ -166,6 +170,8 @@ pub struct Rules {
     unjudged: bool,
     now: (f64, Option<u64>),
     out: Vec<Decision>,
+    /// Events held back since an act of the player not on move (see [`held`]).
+    held: Vec<Event>,
 }
 
 impl Rules {
@@ -193,6 +199,7 @@ impl Rules {
             unjudged: false,
             now: (0.0, None),
             out: Vec::new(),
+            held: Vec::new(),
         }
     }
 
@@ -240,10 +247,17 @@ impl Rules {
         self.result = None;
         self.over_noted = false;
         self.setup_seen = true;
+        self.held.clear();
+    }
+
+    /// Takes one event; returns the decisions it leads to, in order. An act of the player not
+    /// on move, and what follows it, may be judged only with a later event (see [`held`]).
+    pub fn apply(&mut self, event: &Event) -> Vec<Decision> {
+        self.apply_holding(event)
     }
 
     /// Judges one event; returns the decisions it leads to, in order.
-    pub fn apply(&mut self, event: &Event) -> Vec<Decision> {
+    fn judge(&mut self, event: &Event) -> Vec<Decision> {
         self.now = (event.t, event.frame);
         if self.result.is_some() {
             if !self.over_noted && !matches!(event.kind, EventKind::Board { .. }) {
@@ -269,10 +283,13 @@ impl Rules {
         std::mem::take(&mut self.out)
     }
 
-    /// The end of the stream: a rook move held back as possible castling stands.
+    /// The end of the stream: events held back are judged, and a rook move held back as
+    /// possible castling stands.
     pub fn finish(&mut self) -> Vec<Decision> {
+        let mut out = self.release_held();
         self.settle_pending();
-        std::mem::take(&mut self.out)
+        out.append(&mut self.out);
+        out
     }
 
     fn emit_at(&mut self, at: (f64, Option<u64>), kind: DecisionKind) {
@@ -340,6 +357,8 @@ impl Rules {
         self.turn.acts.push(Act { hand, side, square, how });
         if let Some(h) = self.hands.get_mut(&hand) {
             h.acted = true;
+            h.first_act = h.first_act.min(self.now.0);
+            h.last_act = self.now.0;
         }
     }
 
