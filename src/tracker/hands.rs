@@ -16,7 +16,7 @@ impl Tracker {
                 continue;
             }
             if !self.hands.contains_key(&h.id) {
-                self.tell_unheard(now, self.unread_since_arm(obs));
+                self.tell_unheard(now, obs);
                 let side = h.side.unwrap_or(Side::from(self.to_move));
                 let event_id = self.next_hand;
                 self.next_hand += 1;
@@ -31,6 +31,7 @@ impl Tracker {
                     None => HandTrack { event_id, side, last_over: now.1, entered: now.1, longest: BTreeMap::new(), current: None, still: None, touched: Vec::new(), held: Vec::new(), lifted: shakmaty::Bitboard::EMPTY, placed: shakmaty::Bitboard::EMPTY, acted: false, came_back: None },
                 };
                 self.hands.insert(h.id, track);
+                self.hands_seen[usize::from(side == Side::Black)] = true;
                 self.emit(now, EventKind::HandEnter { hand: HandId(event_id), side });
                 self.dirty = true;
             }
@@ -113,7 +114,7 @@ impl Tracker {
         let (_, mut track) = self.left.remove(k);
         let id = track.event_id;
         for l in self.loose.extract_if(.., |l| l.hand == id) {
-            track.held.push(Held { piece: l.piece, at: l.lifted, from: l.from, since: l.since, guessed: None });
+            track.held.push(Held { piece: l.piece, at: l.lifted, from: l.from, since: l.since, guessed: None, movers: l.own });
         }
         Some(track)
     }
@@ -144,6 +145,18 @@ impl Tracker {
         best
     }
 
+    /// Whether `held`, gone in a hand of `side`'s player, is that player's own, not a capture's
+    /// victim carried off. Where no hand of the player whose piece it is has come over the
+    /// board yet, one person is showing the game from one side, and a piece lifted while its
+    /// player was expected to move is that person's own move too (`knightvision/
+    /// sample_clip_3s.mp4` halved in size: 1... e5 made by the hand that made 1. e4, the pawn
+    /// set down as the arm left, was taken for a capture's victim carried off and never set
+    /// down). A victim is lifted while its taker is expected to move.
+    fn own_piece(&self, held: &Held, side: Side) -> bool {
+        let colour = held.piece.color;
+        colour == shakmaty::Color::from(side) || (held.movers && !self.hands_seen[usize::from(colour == shakmaty::Color::Black)])
+    }
+
     pub(super) fn hands_gone(&mut self, obs: &Observation, now: (u64, f64)) {
         // An arm resting just off the playing area is still reaching in; it has left once it is
         // out of view, or away from the board for a moment.
@@ -160,7 +173,11 @@ impl Tracker {
                 // now, it set down itself.
                 let over = track.longest.keys().copied().chain(track.current.map(|(s, _)| s)).collect::<shakmaty::Bitboard>() & !track.lifted;
                 let hand = track.event_id;
-                self.loose.extend(track.held.drain(..).map(|h| Loose { piece: h.piece, at: now.1, lifted: h.at, since: h.since, over, side: track.side, from: h.from, hand }));
+                let held: Vec<_> = track.held.drain(..).collect();
+                for h in held {
+                    let own = self.own_piece(&h, track.side);
+                    self.loose.push(Loose { piece: h.piece, at: now.1, lifted: h.at, since: h.since, over, side: track.side, from: h.from, hand, own });
+                }
                 self.emit(now, EventKind::HandLeave { hand: HandId(hand) });
                 self.left.push((now.1, track));
             }

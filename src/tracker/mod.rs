@@ -143,6 +143,9 @@ struct Held {
     /// again where it stood (a square read empty a moment is far likelier than a hand
     /// adjusting a piece its fingertips were nowhere near).
     guessed: Option<u64>,
+    /// Whether it was a piece of the player expected to move when it was lifted (see
+    /// [`Tracker::own_piece`]).
+    movers: bool,
 }
 
 /// A piece that left the board in a hand.
@@ -163,12 +166,15 @@ struct Loose {
     from: Square,
     /// The event id of the hand it left in.
     hand: u32,
+    /// Whether it is its hand's player's own piece, not a capture's victim carried off (see
+    /// [`Tracker::own_piece`]).
+    own: bool,
 }
 
 impl Loose {
     /// Whether it is its hand's player's own piece, not a capture's victim carried off.
     fn own(&self) -> bool {
-        self.piece.color == Color::from(self.side)
+        self.own
     }
 }
 
@@ -274,6 +280,8 @@ pub struct Tracker {
     told_board: Board,
     /// The player expected to move: the other one than whose piece was set down last.
     to_move: Color,
+    /// Whose hands have come over the board so far (White's, Black's).
+    hands_seen: [bool; 2],
     dirty: bool,
     /// Whether the board changed with no hand seen since the last snapshot: such changes have
     /// written no event, so only a snapshot tells the rules of them.
@@ -293,7 +301,7 @@ impl Tracker {
         let candidate = std::array::from_fn(|i| (SquareState::of(belief[i]), 0));
         let told = belief.map(|p| p.map(|p| p.color));
         let (next_hand, to_move) = (cfg.first_hand, cfg.to_move);
-        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), left: Vec::new(), next_hand, clock_was: [false; 2], presses: Vec::new(), loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], covered_at: [f64::NEG_INFINITY; 64], arm_seen_at: f64::NEG_INFINITY, changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], clear_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], hid_since: [f64::NEG_INFINITY; 64], told, told_over: told, refused: shakmaty::Bitboard::EMPTY, refused_at: [f64::NEG_INFINITY; 64], told_at: f64::NEG_INFINITY, told_board: Board::empty(), dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
+        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), left: Vec::new(), next_hand, clock_was: [false; 2], presses: Vec::new(), loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], covered_at: [f64::NEG_INFINITY; 64], arm_seen_at: f64::NEG_INFINITY, changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], clear_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], hid_since: [f64::NEG_INFINITY; 64], told, told_over: told, refused: shakmaty::Bitboard::EMPTY, refused_at: [f64::NEG_INFINITY; 64], told_at: f64::NEG_INFINITY, told_board: Board::empty(), hands_seen: [false; 2], dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
     }
 
     /// The squares the tracker believes hold a piece.
@@ -361,7 +369,7 @@ impl Tracker {
         let acts = self.confirm_changes(obs, &covered);
         self.apply_acts(acts);
         let arm_hid = self.unread_since_arm(obs);
-        self.tell_unheard(now, arm_hid);
+        self.tell_unheard(now, obs);
         self.hands_gone(obs, now);
         self.snapshot(obs, now, arm_hid);
         self.clock(obs, now, arm_hid);
@@ -380,8 +388,13 @@ impl Tracker {
     /// frames after the arm left, was told with the king still on it, Rf8 the move and the king
     /// a 7.6).
     pub(super) fn unread_since_arm(&self, obs: &Observation) -> bool {
+        self.unread_since_arm_but(obs, shakmaty::Bitboard::EMPTY)
+    }
+
+    /// As [`unread_since_arm`](Self::unread_since_arm), `excused` squares still unread aside.
+    fn unread_since_arm_but(&self, obs: &Observation, excused: shakmaty::Bitboard) -> bool {
         obs.squares.iter().enumerate().any(|(i, s)| match s.state {
-            SquareState::Occluded => self.hid_first[i].is_some(),
+            SquareState::Occluded => self.hid_first[i].is_some() && !excused.contains(Square::new(i as u32)),
             SquareState::Piece => {
                 let own = self.belief[i].is_some_and(|p| self.hid_first[i].is_some_and(|side| p.color == Color::from(side)));
                 own && obs.t - self.covered_at[i] < REVEAL_SECS
@@ -435,14 +448,30 @@ impl Tracker {
     /// whole (no square still changing, every piece seen gone found again) while no hand over
     /// the board has done anything yet, so that they are judged before any hand's acts: the
     /// board may have no time to settle before the next arm comes in (fast play). But not from a
-    /// board read badly as a whole (moving, or in changing light), where more squares were
-    /// unsure than a move changes. Nor while a square an arm hid is still unread (`arm_hid`,
+    /// board read badly as a whole (moving, or in changing light), where more squares away from
+    /// the arms were unsure than a move changes. Nor while a square an arm hid is still unread (`arm_hid`,
     /// see [`unread_since_arm`](Self::unread_since_arm)): what the arm did there is not known
     /// yet (rendered game 65's 13... O-O: g8 read as no look for a second after the arm left;
     /// a second arm seen coming in had the board told with the rook on f8 taken for the king,
     /// Kf8 the move and the rook a 7.6).
-    fn tell_unheard(&mut self, now: (u64, f64), arm_hid: bool) {
-        let readable = self.unsure <= MOVE_SQUARES;
+    ///
+    /// Squares next to an arm now over the board, hidden only since the first of the arms now
+    /// over the board came in, are that arm's: where it has done nothing yet, what they showed
+    /// before stands. Only squares hidden since before (by an arm gone, and not read since), or
+    /// unread away from every arm, keep the board from being told. Without this, play where
+    /// each arm comes in a few frames after the other left never had its board told:
+    /// `scholarsmate.avi` turned 270°, 3. Bc4 and 3... Nf6 made under arms were heard only
+    /// after the queen's capture that followed, recorded as 3. Qxf7+ and a 7.6.
+    fn tell_unheard(&mut self, now: (u64, f64), obs: &Observation) {
+        let near = obs.hands.iter().flat_map(|h| h.covers.iter().copied()).fold(shakmaty::Bitboard::EMPTY, |b, c| b | shakmaty::attacks::king_attacks(c).with(c));
+        let came = self.hands.values().map(|t| t.entered).fold(obs.t, f64::min) - 1.0 / self.fps_hint;
+        let theirs: shakmaty::Bitboard = near.into_iter().filter(|&sq| {
+            let i = usize::from(sq);
+            self.hid_since[i] >= came || self.seen_at[i] >= self.hidden_at[i]
+        }).collect();
+        let arm_hid = self.unread_since_arm_but(obs, theirs);
+        let apart = Square::ALL.into_iter().filter(|&sq| obs.squares[usize::from(sq)].state == SquareState::Occluded && !near.contains(sq)).count();
+        let readable = apart <= MOVE_SQUARES;
         let idle = self.hands.values().all(|t| t.held.is_empty() && t.touched.is_empty());
         if self.unheard && (!arm_hid || self.castling_king_unheard()) && readable && idle && self.unattended.is_empty() && self.settled() {
             self.tell_board(now);

@@ -142,3 +142,35 @@ fn the_board_is_not_told_while_a_piece_just_taken_out_of_view_is_looked_for() {
     }).collect();
     assert_eq!(told[1..], ["rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"], "{events:?}");
 }
+
+/// 1. e4 made wholly under White's arm; Black's arm comes in two frames after it has gone, over
+/// the d-pawn, and rests there a second before playing 1... d5 under it. The board with e4 is
+/// told while Black's arm rests, before its acts: the squares it hides it has hidden only since
+/// it came. Told after them, the rules would hear Black's move while White's was still unheard
+/// (`scholarsmate.avi` turned 270°: 3. Qxf7+ recorded before 3. Bc4 Nf6 were told).
+#[test]
+fn a_board_is_told_under_an_arm_that_came_in_after_the_last_one_left() {
+    use Square::*;
+    let start = Board::default();
+    let e4 = moved(&start, &[(E2, E4)]);
+    let d5 = moved(&e4, &[(D7, D5)]);
+    let black = |o: &mut Observation| {
+        for h in &mut o.hands {
+            h.side = Some(Side::Black);
+        }
+    };
+    let white_arm: &[Square] = &[E2, E3, E4];
+    let black_arm: &[Square] = &[D7, D6, D5];
+    let mut reel = Reel::new(&start);
+    reel.run(10, &start, Some((E2, white_arm))).run(10, &e4, Some((E4, white_arm))).run(2, &e4, None);
+    reel.arm_id = 2;
+    reel.run_seen(30, &e4, Some((D7, black_arm)), black).run_seen(10, &d5, Some((D5, black_arm)), black).run(20, &d5, None);
+    let (board, events) = reel.finish();
+    assert_eq!(board, d5, "{events:?}");
+    let told_e4 = events.iter().position(|e| matches!(&e.kind, EventKind::Board { placement, .. } if placement.to_string() == fen(&e4)));
+    let black_acts = events.iter().position(|e| matches!(e.kind, EventKind::Lift { square: D7, .. } | EventKind::Place { square: D5, .. }));
+    assert!(told_e4.is_some() && (black_acts.is_none() || told_e4 < black_acts), "{events:?}");
+    // Black's arm entered before the board was told, and was still there when it was.
+    let entered = events.iter().position(|e| matches!(e.kind, EventKind::HandEnter { side: Side::Black, .. }));
+    assert!(entered < told_e4, "{events:?}");
+}

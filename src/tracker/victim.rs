@@ -17,7 +17,9 @@ fn pawn_takes_back_on_d5(e6_shows: u64) -> (Board, Tracker, Vec<Event>) {
     let victim_off = without(&start, &[D5]);
     let after = moved(&start, &[(E6, D5)]);
     let black = |sq: Square, covers: &[Square]| HandObs { id: 8, side: Some(Side::Black), covers: covers.to_vec(), ..white_arm(sq) };
-    let mut t = tracker(&start);
+    // Black to move, as replay's tracker would be told: with White expected, the white pawn
+    // lifted here would pass for the move of one person showing the game (no White hand seen).
+    let mut t = Tracker::new(TrackerConfig { start: start.clone(), to_move: Color::Black, ..TrackerConfig::default() });
     let mut events = t.observe(&frame(0, &start, &[], None));
     for n in 1..120 {
         let o = match n {

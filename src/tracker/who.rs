@@ -110,3 +110,23 @@ fn a_change_under_a_players_arm_seen_again_under_a_new_id_is_that_players() {
     assert_eq!(t.board(), after, "{events:?}");
     assert!(events.iter().any(|e| matches!(e.kind, EventKind::Lift { square: G1, .. })), "{events:?}");
 }
+
+/// One person shows a game from White's side: the arm that made 1. e4 goes on to lift the e7
+/// pawn under it and leaves still holding it, and the pawn shows on e5 only after. No hand of
+/// Black's has come over the board, so the black pawn in that hand is the mover's own, set
+/// down as the arm left, not a capture's victim carried off (`knightvision/sample_clip_3s.mp4`
+/// halved: 1... e5 never told).
+#[test]
+fn a_piece_of_the_player_to_move_in_the_only_players_hand_is_set_down_not_carried_off() {
+    use Square::*;
+    let start = Board::default();
+    let e4 = moved(&start, &[(E2, E4)]);
+    let lifted = without(&e4, &[E7]);
+    let e5 = moved(&e4, &[(E7, E5)]);
+    let mut reel = super::testkit::Reel::new(&start);
+    reel.run(10, &start, Some((E2, &[E2]))).run(10, &without(&start, &[E2]), Some((E4, &[E3, E4]))).run(10, &e4, Some((E4, &[E3]))).run(2, &e4, None);
+    let reach: &[Square] = &[E3, E4, E5, E6, E7];
+    reel.run(10, &e4, Some((E7, reach))).run(10, &lifted, Some((E5, &reach[..3]))).run(6, &lifted, None).run(30, &e5, None);
+    let (board, events) = reel.finish();
+    assert_eq!(board, e5, "{events:?}");
+}
