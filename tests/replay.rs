@@ -258,6 +258,42 @@ fn real_clips_cropped_to_the_board_record_their_opening_moves() {
     assert_eq!(replay_sans("chess-testmedia/TK_scholarsmate7.avi", "tk7"), (mate, 0), "TK_scholarsmate7.avi");
 }
 
+/// A real clip as other footage may show it: re-encoded through an ffmpeg filter (ffmpeg is
+/// installed by `scripts/setup.sh`; one thread, so that every machine makes the same file).
+fn replay_look(clip: &str, filter: &str, name: &str) -> (Vec<String>, usize) {
+    let path = format!("{}/../shared/real/video/{clip}", env!("CARGO_MANIFEST_DIR"));
+    let dir = temp(name);
+    let (video, out) = (dir.join("video.mp4"), dir.join("out"));
+    let made = std::process::Command::new("ffmpeg")
+        .args(["-loglevel", "fatal", "-y", "-i", &path, "-vf", filter, "-c:v", "libx264", "-crf", "18", "-threads", "1", video.to_str().unwrap()])
+        .status();
+    assert!(made.is_ok_and(|s| s.success()), "ffmpeg could not make the {filter} copy of {clip}: run scripts/setup.sh");
+    let run = touchmove(&["replay", video.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(run.status.success(), "{clip} ({filter}): {}", String::from_utf8_lossy(&run.stderr));
+    let text = std::fs::read_to_string(out.join("decisions.jsonl")).unwrap();
+    let decisions: Vec<Decision> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    std::fs::remove_dir_all(&dir).ok();
+    let sans = decisions.iter().filter_map(|d| match &d.kind { touchmove::types::DecisionKind::Move { san, .. } => Some(san.clone()), _ => None }).collect();
+    (sans, decisions.iter().filter(|d| d.violation().is_some()).count())
+}
+
+/// Real clips under looks they were not shot with (`make eval` replays 24 such), each pinning
+/// a way short or fast footage lost moves. Knightvision's clip halved in size ends 0.2 s after
+/// 1... e5 was set down, by the hand that made 1. e4, under an arm vision held a moment where it
+/// lost it: e5 was never read (the recording ended first, and the black pawn in a White hand
+/// was taken for a capture's victim carried off). `scholarsmate.avi` turned 270°: the arms
+/// alternate within a fifth of a second, and the board with 3. Bc4 Nf6 was told only after the
+/// queen's capture (3. Qxf7+ and a 7.6); and the arm that lifted the queen, found again under a
+/// new id, was taken for a second hand (a false 4.1). (`TK_scholarsmate7.avi` flattened, right
+/// in `make eval`, is not pinned: re-encoded on one thread rather than several, it loses
+/// 2... Nc6, so close to the edge does it stand.)
+#[test]
+fn real_clips_under_other_looks_record_their_moves() {
+    assert_eq!(replay_look("knightvision/sample_clip_3s.mp4", "scale=iw/2:ih/2", "look-half"), (vec!["e4".to_owned(), "e5".to_owned()], 0), "sample_clip_3s.mp4 halved");
+    let mate: Vec<String> = "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#".split(' ').map(str::to_owned).collect();
+    assert_eq!(replay_look("play-chess-with-a-webcam/scholarsmate.avi", "transpose=2", "look-r270"), (mate, 0), "scholarsmate.avi turned 270°");
+}
+
 #[test]
 fn bench_prints_decode_and_replay_throughput_and_their_ratio() {
     // ../shared/real/video/chess-testmedia/scholarsMate2019-11-18.avi: cropped to the board.

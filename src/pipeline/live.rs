@@ -129,6 +129,8 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
     // The wall time a frame's time was due at: the first frame's arrival anchors the clock.
     let mut anchor: Option<(Instant, f64)> = None;
     let mut last = (0.0, None);
+    // The time between the last two frames seen (for holding the last picture at the end).
+    let mut step = f64::NAN;
     let mut image = Mat::default();
     let mut frames_open = true;
     let mut search = Search::new();
@@ -173,6 +175,7 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
                                     summary.delays.push(Instant::now().saturating_duration_since(due).as_secs_f64());
                                 }
                             }
+                            step = frame.t - last.0;
                             last = (frame.t, Some(frame.index));
                         }
                         // The feed already has what the decisions changed (publish); the
@@ -221,7 +224,12 @@ pub fn live(job: &LiveJob, settings: LiveSettings, on_ready: impl FnOnce(&Ready)
         let why = search.why.unwrap_or_default();
         anyhow::bail!("{}: the board was never found in {} frames ({why}); give --calibration", job.game.input, summary.frames);
     }
-    let rest = tracker.finish();
+    // The last picture held a moment, as replay holds it (see `hold_last`).
+    let mut rest = Vec::new();
+    if let (Some(v), (t, Some(index))) = (vision.as_mut(), last) {
+        rest = super::hold_last(v, &mut tracker, &crate::source::Frame { index, t, image: image.clone() }, step)?;
+    }
+    rest.extend(tracker.finish());
     for e in rest {
         let published = session.apply(e)?;
         super::heed(&published, &session, &mut tracker);

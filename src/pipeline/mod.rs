@@ -110,6 +110,34 @@ fn see(vision: &mut Vision, tracker: &mut Tracker, frame: &Frame) -> anyhow::Res
     Ok(events)
 }
 
+/// How long the last picture of a recording is held once it ends.
+const HELD_AT_END_SECS: f64 = 1.0;
+
+/// The end of a recording: its last picture is seen again for [`HELD_AT_END_SECS`], as if the
+/// scene stood still after it, so that what the last frames began to show is read. An arm lost
+/// from view is held by vision for a few frames where it was last seen, hiding the squares
+/// under it, and a change is taken only once it has lasted: `knightvision/sample_clip_3s.mp4`
+/// halved in size ends 0.2 s after the arm that set down 1... e5 left, and e5 was never read.
+/// What this shows is dated by the last frame, the last evidence there is. `step` is the time
+/// between frames.
+fn hold_last(vision: &mut Vision, tracker: &mut Tracker, last: &Frame, step: f64) -> anyhow::Result<Vec<Event>> {
+    let step = if step.is_finite() && step > 0.0 { step } else { 1.0 / 30.0 };
+    let mut events = Vec::new();
+    for k in 1..=(HELD_AT_END_SECS / step).ceil() as u64 {
+        let held = Frame { index: last.index + k, t: last.t + k as f64 * step, image: last.image.clone() };
+        events.extend(see(vision, tracker, &held)?);
+    }
+    // Times from the held frames (or a frame before them, as the tracker dates a settled
+    // board) are the last frame's; earlier ones, of acts the held frames only completed, stand.
+    // (Rounded to the microsecond, as the tracker writes times.)
+    let at = (last.t * 1e6).round() / 1e6;
+    for e in events.iter_mut().filter(|e| e.t > last.t - step / 2.0) {
+        e.t = at;
+        e.frame = e.frame.map(|f| f.min(last.index));
+    }
+    Ok(events)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -80,6 +80,8 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
     let mut vision: Option<Vision> = None;
     let mut opening = super::Opening::default();
     let (mut frames, mut bad) = (0u64, 0u64);
+    // The last frame seen, and the time between it and the one before.
+    let mut last: Option<(Frame, f64)> = None;
     for item in rx {
         let frame = match item {
             Ok(f) => f,
@@ -103,6 +105,8 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
             }
         };
         judge(super::see(v, &mut tracker, &frame)?, &mut session, &mut tracker)?;
+        let step = last.as_ref().map_or(f64::NAN, |(f, _)| frame.t - f.t);
+        last = Some((frame, step));
     }
     decoder.join().map_err(|_| anyhow::anyhow!("the decoding thread failed"))?;
     if frames == 0 {
@@ -111,6 +115,9 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
     if let Some(frame) = opening.rest() {
         let v = vision.insert(start(job, &frame)?);
         judge(super::see(v, &mut tracker, &frame)?, &mut session, &mut tracker)?;
+    }
+    if let (Some(v), Some((frame, step))) = (vision.as_mut(), last.as_ref()) {
+        judge(super::hold_last(v, &mut tracker, frame, *step)?, &mut session, &mut tracker)?;
     }
     let rest = tracker.finish();
     judge(rest, &mut session, &mut tracker)?;
