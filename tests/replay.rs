@@ -215,10 +215,14 @@ fn bad_inputs_fail_in_one_line_naming_them() {
 }
 
 fn replay_sans(clip: &str, name: &str) -> (Vec<String>, usize) {
-    let path = format!("{}/../shared/real/video/{clip}", env!("CARGO_MANIFEST_DIR"));
+    replay_file(&format!("{}/../shared/real/video/{clip}", env!("CARGO_MANIFEST_DIR")), name)
+}
+
+/// Replays `path`: the moves recorded and the number of violations.
+fn replay_file(path: &str, name: &str) -> (Vec<String>, usize) {
     let dir = temp(name);
-    let run = touchmove(&["replay", &path, "--out", dir.to_str().unwrap()]);
-    assert!(run.status.success(), "{clip}: {}", String::from_utf8_lossy(&run.stderr));
+    let run = touchmove(&["replay", path, "--out", dir.to_str().unwrap()]);
+    assert!(run.status.success(), "{path}: {}", String::from_utf8_lossy(&run.stderr));
     let text = std::fs::read_to_string(dir.join("decisions.jsonl")).unwrap();
     let decisions: Vec<Decision> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     std::fs::remove_dir_all(&dir).ok();
@@ -263,18 +267,14 @@ fn real_clips_cropped_to_the_board_record_their_opening_moves() {
 fn replay_look(clip: &str, filter: &str, name: &str) -> (Vec<String>, usize) {
     let path = format!("{}/../shared/real/video/{clip}", env!("CARGO_MANIFEST_DIR"));
     let dir = temp(name);
-    let (video, out) = (dir.join("video.mp4"), dir.join("out"));
+    let video = dir.join("video.mp4");
     let made = std::process::Command::new("ffmpeg")
         .args(["-loglevel", "fatal", "-y", "-i", &path, "-vf", filter, "-c:v", "libx264", "-crf", "18", "-threads", "1", video.to_str().unwrap()])
         .status();
     assert!(made.is_ok_and(|s| s.success()), "ffmpeg could not make the {filter} copy of {clip}: run scripts/setup.sh");
-    let run = touchmove(&["replay", video.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-    assert!(run.status.success(), "{clip} ({filter}): {}", String::from_utf8_lossy(&run.stderr));
-    let text = std::fs::read_to_string(out.join("decisions.jsonl")).unwrap();
-    let decisions: Vec<Decision> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let recorded = replay_file(video.to_str().unwrap(), &format!("{name}-out"));
     std::fs::remove_dir_all(&dir).ok();
-    let sans = decisions.iter().filter_map(|d| match &d.kind { touchmove::types::DecisionKind::Move { san, .. } => Some(san.clone()), _ => None }).collect();
-    (sans, decisions.iter().filter(|d| d.violation().is_some()).count())
+    recorded
 }
 
 /// Real clips under looks they were not shot with (`make eval` replays 24 such), each pinning

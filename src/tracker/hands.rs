@@ -31,7 +31,7 @@ impl Tracker {
                     None => HandTrack { event_id, side, last_over: now.1, entered: now.1, longest: BTreeMap::new(), current: None, still: None, touched: Vec::new(), held: Vec::new(), lifted: shakmaty::Bitboard::EMPTY, placed: shakmaty::Bitboard::EMPTY, acted: false, came_back: None },
                 };
                 self.hands.insert(h.id, track);
-                self.hands_seen[usize::from(side == Side::Black)] = true;
+                self.hands_seen[shakmaty::Color::from(side)] = true;
                 self.emit(now, EventKind::HandEnter { hand: HandId(event_id), side });
                 self.dirty = true;
             }
@@ -154,7 +154,7 @@ impl Tracker {
     /// down). A victim is lifted while its taker is expected to move.
     fn own_piece(&self, held: &Held, side: Side) -> bool {
         let colour = held.piece.color;
-        colour == shakmaty::Color::from(side) || (held.movers && !self.hands_seen[usize::from(colour == shakmaty::Color::Black)])
+        colour == shakmaty::Color::from(side) || (held.movers && !self.hands_seen[colour])
     }
 
     pub(super) fn hands_gone(&mut self, obs: &Observation, now: (u64, f64)) {
@@ -173,8 +173,7 @@ impl Tracker {
                 // now, it set down itself.
                 let over = track.longest.keys().copied().chain(track.current.map(|(s, _)| s)).collect::<shakmaty::Bitboard>() & !track.lifted;
                 let hand = track.event_id;
-                let held: Vec<_> = track.held.drain(..).collect();
-                for h in held {
+                for h in track.held.drain(..) {
                     let own = self.own_piece(&h, track.side);
                     self.loose.push(Loose { piece: h.piece, at: now.1, lifted: h.at, since: h.since, over, side: track.side, from: h.from, hand, own });
                 }

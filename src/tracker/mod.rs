@@ -280,8 +280,8 @@ pub struct Tracker {
     told_board: Board,
     /// The player expected to move: the other one than whose piece was set down last.
     to_move: Color,
-    /// Whose hands have come over the board so far (White's, Black's).
-    hands_seen: [bool; 2],
+    /// Whose hands have come over the board so far.
+    hands_seen: shakmaty::ByColor<bool>,
     dirty: bool,
     /// Whether the board changed with no hand seen since the last snapshot: such changes have
     /// written no event, so only a snapshot tells the rules of them.
@@ -301,7 +301,7 @@ impl Tracker {
         let candidate = std::array::from_fn(|i| (SquareState::of(belief[i]), 0));
         let told = belief.map(|p| p.map(|p| p.color));
         let (next_hand, to_move) = (cfg.first_hand, cfg.to_move);
-        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), left: Vec::new(), next_hand, clock_was: [false; 2], presses: Vec::new(), loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], covered_at: [f64::NEG_INFINITY; 64], arm_seen_at: f64::NEG_INFINITY, changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], clear_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], hid_since: [f64::NEG_INFINITY; 64], told, told_over: told, refused: shakmaty::Bitboard::EMPTY, refused_at: [f64::NEG_INFINITY; 64], told_at: f64::NEG_INFINITY, told_board: Board::empty(), hands_seen: [false; 2], dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
+        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), left: Vec::new(), next_hand, clock_was: [false; 2], presses: Vec::new(), loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], covered_at: [f64::NEG_INFINITY; 64], arm_seen_at: f64::NEG_INFINITY, changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], clear_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], hid_since: [f64::NEG_INFINITY; 64], told, told_over: told, refused: shakmaty::Bitboard::EMPTY, refused_at: [f64::NEG_INFINITY; 64], told_at: f64::NEG_INFINITY, told_board: Board::empty(), hands_seen: shakmaty::ByColor::default(), dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
     }
 
     /// The squares the tracker believes hold a piece.
@@ -449,8 +449,8 @@ impl Tracker {
     /// the board has done anything yet, so that they are judged before any hand's acts: the
     /// board may have no time to settle before the next arm comes in (fast play). But not from a
     /// board read badly as a whole (moving, or in changing light), where more squares away from
-    /// the arms were unsure than a move changes. Nor while a square an arm hid is still unread (`arm_hid`,
-    /// see [`unread_since_arm`](Self::unread_since_arm)): what the arm did there is not known
+    /// the arms were unsure than a move changes. Nor while a square an arm hid is still unread
+    /// (see [`unread_since_arm`](Self::unread_since_arm)): what the arm did there is not known
     /// yet (rendered game 65's 13... O-O: g8 read as no look for a second after the arm left;
     /// a second arm seen coming in had the board told with the rook on f8 taken for the king,
     /// Kf8 the move and the rook a 7.6).
@@ -463,6 +463,9 @@ impl Tracker {
     /// `scholarsmate.avi` turned 270°, 3. Bc4 and 3... Nf6 made under arms were heard only
     /// after the queen's capture that followed, recorded as 3. Qxf7+ and a 7.6.
     fn tell_unheard(&mut self, now: (u64, f64), obs: &Observation) {
+        if !self.unheard {
+            return;
+        }
         let near = obs.hands.iter().flat_map(|h| h.covers.iter().copied()).fold(shakmaty::Bitboard::EMPTY, |b, c| b | shakmaty::attacks::king_attacks(c).with(c));
         let came = self.hands.values().map(|t| t.entered).fold(obs.t, f64::min) - 1.0 / self.fps_hint;
         let theirs: shakmaty::Bitboard = near.into_iter().filter(|&sq| {
@@ -473,7 +476,7 @@ impl Tracker {
         let apart = Square::ALL.into_iter().filter(|&sq| obs.squares[usize::from(sq)].state == SquareState::Occluded && !near.contains(sq)).count();
         let readable = apart <= MOVE_SQUARES;
         let idle = self.hands.values().all(|t| t.held.is_empty() && t.touched.is_empty());
-        if self.unheard && (!arm_hid || self.castling_king_unheard()) && readable && idle && self.unattended.is_empty() && self.settled() {
+        if (!arm_hid || self.castling_king_unheard()) && readable && idle && self.unattended.is_empty() && self.settled() {
             self.tell_board(now);
         }
     }

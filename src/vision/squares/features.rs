@@ -147,11 +147,7 @@ impl Frame {
             Ok(margin.data_bytes()?.iter().map(|&b| b == 0).collect())
         };
         let valid = valid_where(&black)?;
-        let edge_black = reaching_the_edge(&black)?;
-        let inside = match edge_black {
-            Some(edge) => Some(valid_where(&edge)?),
-            None => None,
-        };
+        let inside = reaching_the_edge(&black)?.map(|edge| valid_where(&edge)).transpose()?;
         let mut lab8 = Mat::default();
         imgproc::cvt_color_def(&small, &mut lab8, imgproc::COLOR_BGR2Lab)?;
         let lb = lab8.data_bytes()?;
