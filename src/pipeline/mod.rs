@@ -123,8 +123,10 @@ const HELD_AT_END_SECS: f64 = 1.0;
 fn hold_last(vision: &mut Vision, tracker: &mut Tracker, last: &Frame, step: f64) -> anyhow::Result<Vec<Event>> {
     let step = if step.is_finite() && step > 0.0 { step } else { 1.0 / 30.0 };
     let mut events = Vec::new();
+    // One copy of the picture, its index and time moved on frame by frame.
+    let mut held = Frame { index: last.index, t: last.t, image: last.image.clone() };
     for k in 1..=(HELD_AT_END_SECS / step).ceil() as u64 {
-        let held = Frame { index: last.index + k, t: last.t + k as f64 * step, image: last.image.clone() };
+        (held.index, held.t) = (last.index + k, last.t + k as f64 * step);
         events.extend(see(vision, tracker, &held)?);
     }
     // Times from the held frames (or a frame before them, as the tracker dates a settled

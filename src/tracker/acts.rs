@@ -37,7 +37,7 @@ impl Tracker {
         let takes = |p: &Piece| p.color != stood.color && can_stand(*p, sq);
         let own = |p: &Piece, side: Side| p.color == Color::from(side);
         let held = self.hands.iter().filter(|(id, _)| self.visit_of(**id, sq).is_some()).find_map(|(_, t)| t.held.iter().rev().map(|h| &h.piece).find(|p| takes(p) && own(p, t.side)));
-        let gone = || self.loose.iter().rev().find(|l| l.at >= now - LOOSE_SECS && l.over.contains(sq) && takes(&l.piece) && l.own()).map(|l| &l.piece);
+        let gone = || self.loose.iter().rev().find(|l| l.at >= now - LOOSE_SECS && l.over.contains(sq) && takes(&l.piece) && l.own).map(|l| &l.piece);
         // Or one seen gone from a square no hand was seen over, that could have gone there: a
         // piece untold where a black one always read black is a change of piece.
         let unseen = || {
@@ -83,7 +83,7 @@ impl Tracker {
                     // took the bishop taken on f3 three moves later, a false 7.6).
                     let recent = act.at.1 - LOOSE_SECS;
                     let unseen_since = self.unchanged_at[i];
-                    let under_arm = |l: &super::Loose| unseen_since <= l.at && self.hid_first[i] == Some(l.side) && l.own();
+                    let under_arm = |l: &super::Loose| unseen_since <= l.at && self.hid_first[i] == Some(l.side) && l.own;
                     // Or, for a player's own piece, on a square refused before as a piece from
                     // nowhere (read as one of its colour, a neighbour leaning over it) that an
                     // arm was over after the lift: it reads as it did, so no change dates the
@@ -92,7 +92,7 @@ impl Tracker {
                     // once the squares the arm uncovered have shown what it set down: a piece
                     // still in hand as the arm left is not taken for one set down there (a
                     // square misread before the arm hid it is not where it set its piece).
-                    let refused_then_covered = |l: &super::Loose| l.own() && self.refused.contains(act.square) && self.covered_at[i] >= l.lifted.1 && act.at.1 - l.at >= super::REVEAL_SECS;
+                    let refused_then_covered = |l: &super::Loose| l.own && self.refused.contains(act.square) && self.covered_at[i] >= l.lifted.1 && act.at.1 - l.at >= super::REVEAL_SECS;
                     let after_lift = |l: &super::Loose| self.changed_at[i] >= l.since || refused_then_covered(l);
                     // A capture's victim, carried off, comes back, if at all, to the square it was
                     // taken on (the capture taken back): one set down elsewhere as the arm left is
@@ -108,7 +108,7 @@ impl Tracker {
                         let may_have_gone = |s: Square| self.in_doubt(s) && self.belief[usize::from(s)].is_some_and(|p| p.color == taker && self.could_reach(&p, s, act.square));
                         act.colour.is_none() && Square::ALL.into_iter().any(may_have_gone)
                     };
-                    let comes_back = |l: &super::Loose| l.own() || (l.from == act.square && !taker_gone(l));
+                    let comes_back = |l: &super::Loose| l.own || (l.from == act.square && !taker_gone(l));
                     let gone = act.pick(&self.loose, |l| ((l.at >= recent || under_arm(l)) && after_lift(l) && comes_back(l)).then_some(&l.piece));
                     let piece = match (k, gone) {
                         (Some(k), _) => self.unattended.remove(k).0,
@@ -439,7 +439,7 @@ impl Tracker {
         // (whether in a hand, index, piece, where it goes)
         let mut found: Vec<(bool, usize, Piece, Square)> = Vec::new();
         for (k, l) in self.loose.iter().enumerate() {
-            if l.own() {
+            if l.own {
                 found.extend(spot(l.piece, l.from, hid_by(l.side) & near(l.over)).map(|sq| (true, k, l.piece, sq)));
             }
         }

@@ -31,7 +31,7 @@ impl Tracker {
         }
         self.clock_was = pressed;
         // A player's own piece gone in a hand a moment ago is about to be seen set down.
-        let in_hand = self.loose.iter().any(|l| l.own() && l.at >= obs.t - LOOSE_SECS);
+        let in_hand = self.loose.iter().any(|l| l.own && l.at >= obs.t - LOOSE_SECS);
         let untold = self.unheard || arm_hid || in_hand || !self.unattended.is_empty() || !self.settled();
         // An arm of the player pressing, still seen over the board, starts the wait afresh.
         let waiting: Vec<bool> = self.presses.iter().map(|&((made, _), side)| self.arm_waited_for(side, made.1, now.1)).collect();

@@ -171,13 +171,6 @@ struct Loose {
     own: bool,
 }
 
-impl Loose {
-    /// Whether it is its hand's player's own piece, not a capture's victim carried off.
-    fn own(&self) -> bool {
-        self.own
-    }
-}
-
 /// A change seen on a square, turned into an act.
 #[derive(Debug, Clone, Copy)]
 struct Act {
@@ -513,7 +506,7 @@ impl Tracker {
         // arm was lost from view with the piece still in it (rendered game 165's O-O: the board
         // told then, the king not yet on g1, made the rook's move a move and the king a 7.6).
         // A piece of the other side's carried off is a capture's victim, gone for good.
-        let in_hand = self.loose.iter().any(|l| l.own() && l.at >= obs.t - LOOSE_SECS);
+        let in_hand = self.loose.iter().any(|l| l.own && l.at >= obs.t - LOOSE_SECS);
         let whole = self.unattended.is_empty() && !hidden && !in_hand;
         // A piece seen gone may be on a square still in doubt (next to where an arm withdrew):
         // it is looked for a while longer before the board is told without it, as is a square
