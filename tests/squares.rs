@@ -418,6 +418,39 @@ fn a_sudden_change_of_light_moves_no_piece() {
     assert!(right_at_19 >= 32, "{right_at_19}");
 }
 
+/// `video/play-chess-with-a-webcam/scholarsmate.avi` dimmed (every channel 20 lower, as
+/// ffmpeg's `eq=brightness=-0.08` does `make eval`'s dimmed clip): once the lamp's light has
+/// given way, the black pieces crush to pure black, and Black's back rank, along the board's
+/// edge, leans out over it. Pure black reaching the playing area's edge was taken for where the
+/// picture ends (a warp's fill), so d8, e8 and g8 were not measured, read as hidden all game,
+/// and kept the tracker from telling the board (the dimmed clip lost 2. Qh5 and the game). The
+/// picture goes on beyond that edge: the black there is the pieces'. Frame 130, after 1. e4 e5
+/// 2. Qh5 Nc6, has no arm over the board.
+#[test]
+fn black_pieces_crushed_to_black_on_the_edge_rank_are_read() {
+    use opencv::core::Scalar;
+    use touchmove::vision::frame::Vision;
+    let dim = |m: &Mat| {
+        let mut out = Mat::default();
+        opencv::core::subtract(m, &Scalar::all(20.0), &mut out, &opencv::core::no_array(), -1).unwrap();
+        out
+    };
+    let frames = clip_frames("video/play-chess-with-a-webcam/scholarsmate.avi", 131);
+    let mut vision = Vision::start(&dim(&frames[1].image), None, &Board::default()).unwrap();
+    let mut obs = None;
+    for f in &frames[2..] {
+        obs = Some(vision.observe(f.index, f.t, &dim(&f.image)).unwrap());
+    }
+    let obs = obs.unwrap();
+    let after: Board = "r1bqkbnr/pppp1ppp/2n5/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR".parse().unwrap();
+    let back: Vec<(Square, SquareState)> = [Square::A8, Square::C8, Square::D8, Square::E8, Square::F8, Square::G8, Square::H8].into_iter().map(|sq| (sq, obs.squares[usize::from(sq)].state)).collect();
+    println!("dimmed scholarsmate.avi, frame 130, Black's back rank: {back:?}");
+    assert!(back.iter().all(|&(sq, s)| s != SquareState::Occluded && s.fits(after.piece_at(sq))), "{back:?}");
+    // The crush is there: pure black on the board.
+    let crushed = dim(&frames[130].image).data_bytes().unwrap().chunks(3).filter(|p| p.iter().all(|&v| v == 0)).count();
+    assert!(crushed > 300, "only {crushed} pure black pixels");
+}
+
 /// `video/play-chess-with-a-webcam/scholarsmate.avi`, frames 104–150: White's queen stands on
 /// h5 at the picture's top edge, her shaded side to the camera, and reads darker than any white
 /// piece learned from (nearer the black pieces' look); no arm is near her. She must never read as

@@ -153,9 +153,11 @@ impl Vision {
         let view = rect.warp(first)?;
         // A position too sparse to show every look on both square colours (an endgame set up
         // with --fen) is read with typical looks, which then adapt to this board frame by frame.
-        let (squares, learned) = match SquareReader::learn(&board_of(&rect, &view)?, known) {
+        // Black where the board's surroundings are within the picture is the scene's own.
+        let open = rect.open_sides(first.size()?)?;
+        let (squares, learned) = match SquareReader::learn_within(&board_of(&rect, &view)?, known, open) {
             Ok(r) => (r, true),
-            Err(VisionError::TooFewLooks(_)) => (SquareReader::typical(), false),
+            Err(VisionError::TooFewLooks(_)) => (SquareReader::typical().within(open), false),
             Err(e) => return Err(e),
         };
         let memory = SquareMemory::new(&squares.analyse(&board_of(&rect, &view)?)?, &SquareState::of_board(known));

@@ -52,6 +52,34 @@ impl Rectifier {
         Ok(out)
     }
 
+    /// Per side of the playing area (above it in the view, below, left, right): whether a
+    /// picture of `size` may end there, that is whether the view just beyond that side is not
+    /// wholly within the picture. Where a side is closed, pure black touching it is the scene's
+    /// own (black pieces on the edge squares, crushed by a dim exposure), not the picture's end.
+    pub fn open_sides(&self, size: Size) -> Result<[bool; 4], VisionError> {
+        let within = self.within_picture(size)?;
+        let b = self.board_rect();
+        // A few pixels beyond the side, as far as the view reaches.
+        let out = 3;
+        let inside = |x: i32, y: i32| -> Result<bool, VisionError> {
+            if x < 0 || y < 0 || x >= within.cols() || y >= within.rows() {
+                return Ok(false);
+            }
+            Ok(*within.at_2d::<u8>(y, x)? > 0)
+        };
+        let along = |horizontal: bool, at: i32| -> Result<bool, VisionError> {
+            let (start, len) = if horizontal { (b.x, b.width) } else { (b.y, b.height) };
+            for k in (0..len).step_by(4) {
+                let (x, y) = if horizontal { (start + k, at) } else { (at, start + k) };
+                if !inside(x, y)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        };
+        Ok([along(true, b.y - out)?, along(true, b.y + b.height - 1 + out)?, along(false, b.x - out)?, along(false, b.x + b.width - 1 + out)?])
+    }
+
     /// The frame warped to the top-down view: what `warp_perspective` gives, to the bit.
     pub fn warp(&self, frame: &Mat) -> Result<Mat, VisionError> {
         let (xy, fraction) = match self.maps.get() {
@@ -154,6 +182,24 @@ mod tests {
         assert_eq!(r.square_at(379.0, 379.0), Some(Square::H1));
         assert_eq!(r.square_at(10.0, 10.0), None);
         assert_eq!(r.cell(Square::A1), Rect::new(60, 340, 40, 40));
+    }
+
+    /// The picture may end only where the board comes within a few pixels of its edge: a board
+    /// well inside it has no open side, a board filling it (a straightened picture) four, one
+    /// against its top edge, in the view the side that edge is on.
+    #[test]
+    fn the_picture_may_end_only_where_the_board_reaches_its_edge() {
+        let size = Size::new(640, 480);
+        let sides = |corners: [[f64; 2]; 4], white: ImageSide| {
+            let g = BoardGeometry { corners, white, h1_light: true };
+            Rectifier::new(&g, 32, 0.75).unwrap().open_sides(size).unwrap()
+        };
+        assert_eq!(sides([[140.0, 60.0], [500.0, 60.0], [500.0, 420.0], [140.0, 420.0]], ImageSide::Bottom), [false; 4]);
+        assert_eq!(sides([[0.0, 0.0], [640.0, 0.0], [640.0, 480.0], [0.0, 480.0]], ImageSide::Bottom), [true; 4]);
+        // a8, h8, h1, a1 with the board's top edge, rank 8, at the picture's top: the view's top.
+        assert_eq!(sides([[140.0, 1.0], [500.0, 1.0], [500.0, 380.0], [140.0, 380.0]], ImageSide::Bottom), [true, false, false, false]);
+        // White on the right: the h-file runs along the picture's top, the view's right side.
+        assert_eq!(sides([[140.0, 379.0], [140.0, 1.0], [500.0, 1.0], [500.0, 379.0]], ImageSide::Right), [false, false, false, true]);
     }
 
     #[test]

@@ -81,6 +81,8 @@ pub struct SquareReader {
     /// Inverse covariance of the colour features, pooled over white and black.
     colour: [[f32; 3]; 3],
     core: Vec<bool>,
+    /// The sides of the rectified board the picture may end at (above, below, left, right).
+    open: [bool; 4],
 }
 
 /// One frame's reading with the measurements behind it, so that adapting costs nothing extra.
@@ -185,8 +187,14 @@ impl SquareReader {
     /// Learns this board's look from a rectified frame of it showing `known` (normally the
     /// initial position). Every look must be present on both square colours, twice at least.
     pub fn learn(rectified: &Mat, known: &Board) -> Result<SquareReader, VisionError> {
+        SquareReader::learn_within(rectified, known, [true; 4])
+    }
+
+    /// [`learn`](Self::learn) from a board whose picture may end only at its `open` sides
+    /// (see [`Frame::within`]); it is read so from then on.
+    pub fn learn_within(rectified: &Mat, known: &Board, open: [bool; 4]) -> Result<SquareReader, VisionError> {
         let core = core_mask();
-        let feats = measure(&Frame::new(rectified)?, &core);
+        let feats = measure(&Frame::within(rectified, open)?, &core);
         let mut sums = [[[0.0f64; NF]; 3]; 2];
         let mut counts = [[0usize; 3]; 2];
         for (sq, f) in feats.iter().enumerate() {
@@ -214,7 +222,12 @@ impl SquareReader {
         let presence = floored_inverse(&pooled(scatter(&feats, &looks, &means, PRESENCE, |_| true)), PRESENCE).ok_or_else(degenerate)?;
         let pieces = pooled(scatter(&feats, &looks, &means, COLOUR, |sq| looks[sq] > 0));
         let colour = floored_inverse(&pieces, COLOUR).ok_or_else(degenerate)?;
-        Ok(SquareReader { means: means.map(|c| c.map(|k| k.map(|v| v as f32))), presence, colour, core })
+        Ok(SquareReader { means: means.map(|c| c.map(|k| k.map(|v| v as f32))), presence, colour, core, open })
+    }
+
+    /// Reads boards whose picture may end only at their `open` sides from now on.
+    pub fn within(self, open: [bool; 4]) -> SquareReader {
+        SquareReader { open, ..self }
     }
 
     /// A reader for a board never seen in a known position: typical looks, with the spread
@@ -223,7 +236,7 @@ impl SquareReader {
         fn diagonal<const N: usize>(pick: [usize; N]) -> [[f32; N]; N] {
             std::array::from_fn(|i| std::array::from_fn(|j| if i == j { 1.0 / ((2.0 * TYPICAL_SPREAD[pick[i]]).powi(2) + FLOOR[pick[i]].powi(2)) } else { 0.0 }))
         }
-        SquareReader { means: TYPICAL, presence: diagonal(PRESENCE), colour: diagonal(COLOUR), core: core_mask() }
+        SquareReader { means: TYPICAL, presence: diagonal(PRESENCE), colour: diagonal(COLOUR), core: core_mask(), open: [true; 4] }
     }
 
     /// The squared Mahalanobis distance of a square's shape (how it fills the square, its
@@ -294,7 +307,7 @@ impl SquareReader {
 
     /// Reads the 64 squares (a1 first) of a rectified frame, with what it measured.
     pub fn analyse(&self, rectified: &Mat) -> Result<Reading, VisionError> {
-        let frame = Frame::new(rectified)?;
+        let frame = Frame::within(rectified, self.open)?;
         let features = measure(&frame, &self.core);
         let squares = features.iter().enumerate().map(|(sq, f)| self.classify(sq, f.as_ref())).collect();
         Ok(Reading { squares, features, signatures: signatures(&frame) })

@@ -65,9 +65,9 @@ pub struct Frame {
     inside: Option<Vec<bool>>,
 }
 
-/// The parts of a mask (255 where pure black) that touch the image's edge, where some of it
-/// does not (`None`: all of it does, or there is none).
-fn reaching_the_edge(black: &Mat) -> Result<Option<Mat>, VisionError> {
+/// The parts of a mask (255 where pure black) that touch the image's `open` edges (above,
+/// below, left, right), where some of it does not (`None`: all of it does, or there is none).
+fn reaching_the_edge(black: &Mat, open: [bool; 4]) -> Result<Option<Mat>, VisionError> {
     if core::count_non_zero(black)? == 0 {
         return Ok(None);
     }
@@ -77,12 +77,12 @@ fn reaching_the_edge(black: &Mat) -> Result<Option<Mat>, VisionError> {
     let ids = labels.data_typed::<i32>()?;
     let mut edge = vec![false; n.max(1) as usize];
     for x in 0..w {
-        edge[ids[x] as usize] = true;
-        edge[ids[(h - 1) * w + x] as usize] = true;
+        edge[ids[x] as usize] |= open[0];
+        edge[ids[(h - 1) * w + x] as usize] |= open[1];
     }
     for y in 0..h {
-        edge[ids[y * w] as usize] = true;
-        edge[ids[y * w + w - 1] as usize] = true;
+        edge[ids[y * w] as usize] |= open[2];
+        edge[ids[y * w + w - 1] as usize] |= open[3];
     }
     // Label 0 is what is not black.
     edge[0] = false;
@@ -118,7 +118,14 @@ fn bgr(image: &Mat) -> Result<Mat, VisionError> {
 }
 
 impl Frame {
+    /// A frame whose picture may end at any side of it (a picture of the board alone).
     pub fn new(rectified: &Mat) -> Result<Frame, VisionError> {
+        Frame::within(rectified, [true; 4])
+    }
+
+    /// A frame whose picture may end only at its `open` sides (above, below, left, right; see
+    /// [`Rectifier::open_sides`](crate::vision::rectify::Rectifier::open_sides)).
+    pub fn within(rectified: &Mat, open: [bool; 4]) -> Result<Frame, VisionError> {
         let src = bgr(rectified)?;
         let small = if src.cols() == SIDE as i32 && src.rows() == SIDE as i32 {
             src
@@ -147,7 +154,7 @@ impl Frame {
             Ok(margin.data_bytes()?.iter().map(|&b| b == 0).collect())
         };
         let valid = valid_where(&black)?;
-        let inside = reaching_the_edge(&black)?.map(|edge| valid_where(&edge)).transpose()?;
+        let inside = reaching_the_edge(&black, open)?.map(|edge| valid_where(&edge)).transpose()?;
         let mut lab8 = Mat::default();
         imgproc::cvt_color_def(&small, &mut lab8, imgproc::COLOR_BGR2Lab)?;
         let lb = lab8.data_bytes()?;
@@ -674,6 +681,25 @@ mod tests {
         let valid_only = Frame { inside: None, ..Frame::new(&crushed_board()).unwrap() };
         let before = measure(&valid_only, &core_mask());
         assert!((48..64).all(|sq| before[sq].is_none()), "the black cores were dropped before");
+    }
+
+    /// A black piece on an edge square, crushed to pure black, leaning out over the board's
+    /// edge (a dim exposure): where the picture may end at that edge its black is taken for the
+    /// picture's end and the square is not measured; where the picture goes on beyond the
+    /// board there, it is the piece's own, and the square reads dark.
+    #[test]
+    fn black_reaching_an_edge_the_picture_goes_on_beyond_is_the_scenes_own() {
+        let mut img = crushed_board();
+        // d8 (square 59, top row) with its piece's black reaching the top edge.
+        let (x0, _) = origin(59);
+        imgproc::rectangle(&mut img, core::Rect::new(x0 as i32 + 6, 0, CELL as i32 - 12, CELL as i32 - 4), core::Scalar::all(0.0), -1, imgproc::LINE_8, 0).unwrap();
+        let open = measure(&Frame::new(&img).unwrap(), &core_mask());
+        assert!(open[59].is_none(), "{:?}", open[59]);
+        let closed = measure(&Frame::within(&img, [false, true, true, true]).unwrap(), &core_mask());
+        let f = closed[59].expect("d8 measured");
+        assert!(f[1] < 0.0 && f[0] > 0.5, "{f:?}");
+        // The fill in the a8 corner, at the open left side, is still the picture's end.
+        assert!(closed[56].is_none());
     }
 
     #[test]
