@@ -348,7 +348,26 @@ impl Tracker {
             let recent = act.at.1 - LOOSE_SECS;
             self.loose.retain(|l| l.at >= recent);
             let loose = || self.loose.iter().rposition(|l| act.admits(&l.piece));
-            let (piece, named, lifted) = match (carried, loose()) {
+            // Or, read in the other colour, the player's own that left in their hand, where no
+            // piece of the colour read is missing (see `misread.rs`). The hand the change went
+            // to may be a guess (the other player's arm over the board while this one's, gone,
+            // set the piece down): then it is set there as by no hand.
+            let misread = match (&carried, loose()) {
+                (None, None) => colour.filter(|&c| !self.missing(c)).and_then(|c| {
+                    let by = |l: &super::Loose| Some(l.piece.color) == player || act.guessed;
+                    self.loose.iter().rposition(|l| l.own && l.piece.color != c && by(l) && can_stand(l.piece, act.square) && self.could_reach(&l.piece, l.from, act.square))
+                }),
+                _ => None,
+            };
+            if let Some(k) = misread.filter(|&k| Some(self.loose[k].piece.color) != player) {
+                let piece = self.loose.remove(k).piece;
+                self.belief[i] = Some(piece);
+                self.miscoloured.add(act.square);
+                self.unheard = true;
+                self.to_move = !piece.color;
+                continue;
+            }
+            let (piece, named, lifted) = match (carried, loose().or(misread)) {
                 (Some(h), _) => (h.piece, None, Some(h.at)),
                 (None, Some(k)) => {
                     let p = self.loose.remove(k).piece;
@@ -389,6 +408,9 @@ impl Tracker {
             };
             self.captured_on(act.square, piece);
             self.belief[i] = Some(piece);
+            if misread.is_some() {
+                self.miscoloured.add(act.square);
+            }
             self.to_move = !piece.color;
             // Fingers resting on the piece just put down are not a new touch.
             if let Some(t) = self.hands.get_mut(&id) {

@@ -63,6 +63,13 @@ impl Tracker {
                 self.told_over[i] = self.belief[i].map(|p| p.color);
             }
             let seen = self.untold_taker(sq, seen, obs.t).unwrap_or(seen);
+            // A piece taken as read in the other colour is read so until its square shows
+            // otherwise: no change.
+            let misread = self.miscoloured.contains(sq) && colour(seen).is_some_and(|c| self.belief[i].is_some_and(|p| p.color != c));
+            if !misread {
+                self.miscoloured.discard(sq);
+            }
+            let seen = if misread { SquareState::Piece } else { seen };
             // A piece of colour untold where one stands is no change: vision could not tell
             // its colour, not that it changed.
             if seen.fits(self.belief[i]) {

@@ -16,6 +16,7 @@ mod changes;
 mod doubt;
 mod inferred;
 mod hands;
+mod misread;
 mod moves;
 mod stream;
 
@@ -267,6 +268,9 @@ pub struct Tracker {
     refused: shakmaty::Bitboard,
     /// Since when each square in `refused` has been.
     refused_at: [f64; 64],
+    /// Squares whose piece vision reads in the other colour (see `misread.rs`): that
+    /// colour read there is the piece, until the square reads otherwise.
+    miscoloured: shakmaty::Bitboard,
     /// When the board was last told to the rules as settled.
     told_at: f64,
     /// The board last told (see [`castling_king_unheard`](Self::castling_king_unheard)).
@@ -294,7 +298,7 @@ impl Tracker {
         let candidate = std::array::from_fn(|i| (SquareState::of(belief[i]), 0));
         let told = belief.map(|p| p.map(|p| p.color));
         let (next_hand, to_move) = (cfg.first_hand, cfg.to_move);
-        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), left: Vec::new(), next_hand, clock_was: [false; 2], presses: Vec::new(), loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], covered_at: [f64::NEG_INFINITY; 64], arm_seen_at: f64::NEG_INFINITY, changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], clear_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], hid_since: [f64::NEG_INFINITY; 64], told, told_over: told, refused: shakmaty::Bitboard::EMPTY, refused_at: [f64::NEG_INFINITY; 64], told_at: f64::NEG_INFINITY, told_board: Board::empty(), hands_seen: shakmaty::ByColor::default(), dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
+        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), left: Vec::new(), next_hand, clock_was: [false; 2], presses: Vec::new(), loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], covered_at: [f64::NEG_INFINITY; 64], arm_seen_at: f64::NEG_INFINITY, changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], clear_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], hid_since: [f64::NEG_INFINITY; 64], told, told_over: told, refused: shakmaty::Bitboard::EMPTY, refused_at: [f64::NEG_INFINITY; 64], miscoloured: shakmaty::Bitboard::EMPTY, told_at: f64::NEG_INFINITY, told_board: Board::empty(), hands_seen: shakmaty::ByColor::default(), dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
     }
 
     /// The squares the tracker believes hold a piece.
@@ -470,6 +474,7 @@ impl Tracker {
         let readable = apart <= MOVE_SQUARES;
         let idle = self.hands.values().all(|t| t.held.is_empty() && t.touched.is_empty());
         if (!arm_hid || self.castling_king_unheard()) && readable && idle && self.unattended.is_empty() && self.settled() {
+            self.set_down_misread(obs);
             self.tell_board(now);
         }
     }
@@ -498,6 +503,7 @@ impl Tracker {
             self.quiet_since = None;
             return;
         }
+        self.set_down_misread(obs);
         let since = *self.quiet_since.get_or_insert(obs.t);
         // Every square seen, none in doubt, every piece that left a square found again: the
         // board is whole, and the rules need not wait to hear of it.
