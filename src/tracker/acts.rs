@@ -215,9 +215,9 @@ impl Tracker {
                 self.take_back_touches(hand, act.square, off, act.until.1);
                 if let Some(p) = self.belief[i].take() {
                     self.emit(act.at, EventKind::Lift { hand, square: act.square });
-                    let guessed = act.guessed.then_some(self.seq);
+                    let held = self.held(p, act.at, act.square, self.unchanged_at[i].min(act.at.1), act.guessed.then_some(self.seq));
                     if let Some(t) = self.hands.get_mut(&id) {
-                        t.held.push(Held { piece: p, at: act.at, from: act.square, since: self.unchanged_at[i].min(act.at.1), guessed, movers: p.color == self.to_move });
+                        t.held.push(held);
                         t.lifted.add(act.square);
                     }
                 }
@@ -324,7 +324,7 @@ impl Tracker {
                     self.take_back_touches(hand, from, shakmaty::Bitboard::EMPTY, v.end.1);
                 }
                 self.emit(at, EventKind::Lift { hand, square: from });
-                Some(Held { piece, at, from, since: at.1, guessed: None, movers: piece.color == self.to_move })
+                Some(self.held(piece, at, from, at.1, None))
             });
             // A hand that has set a piece down elsewhere already, setting down another it was
             // not seen lifting, waits while the square that piece would have come from is in

@@ -30,7 +30,7 @@ impl Tracker {
         let off = self.grasped_beside(id, from, visit.end, self.seen_at[usize::from(from)]);
         self.take_back_touches(hand, from, off, visit.end.1);
         self.emit(visit.end, EventKind::Lift { hand, square: from });
-        Some(Held { piece, at: visit.end, from, since: visit.end.1, guessed: None, movers: piece.color == self.to_move })
+        Some(self.held(piece, visit.end, from, visit.end.1, None))
     }
 
     /// Whether hand `id`, which set a piece down beside `to` already, would take the piece now

@@ -149,6 +149,14 @@ struct Held {
     movers: bool,
 }
 
+impl Tracker {
+    /// A piece just lifted from `from` at `at`, its square last seen with it at `since`: one of
+    /// the movers' if of the side expected to move now.
+    fn held(&self, piece: Piece, at: (u64, f64), from: Square, since: f64, guessed: Option<u64>) -> Held {
+        Held { piece, at, from, since, guessed, movers: piece.color == self.to_move }
+    }
+}
+
 /// A piece that left the board in a hand.
 #[derive(Debug, Clone, Copy)]
 struct Loose {
