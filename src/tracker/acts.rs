@@ -347,12 +347,12 @@ impl Tracker {
             // for the rules that hand's pieces left with it.
             let recent = act.at.1 - LOOSE_SECS;
             self.loose.retain(|l| l.at >= recent);
-            let loose = || self.loose.iter().rposition(|l| act.admits(&l.piece));
+            let loose = self.loose.iter().rposition(|l| act.admits(&l.piece));
             // Or, read in the other colour, the player's own that left in their hand, where no
             // piece of the colour read is missing (see `misread.rs`). The hand the change went
             // to may be a guess (the other player's arm over the board while this one's, gone,
             // set the piece down): then it is set there as by no hand.
-            let misread = match (&carried, loose()) {
+            let misread = match (&carried, loose) {
                 (None, None) => colour.filter(|&c| !self.missing(c)).and_then(|c| {
                     let by = |l: &super::Loose| Some(l.piece.color) == player || act.guessed;
                     self.loose.iter().rposition(|l| l.own && l.piece.color != c && by(l) && can_stand(l.piece, act.square) && self.could_reach(&l.piece, l.from, act.square))
@@ -367,7 +367,7 @@ impl Tracker {
                 self.to_move = !piece.color;
                 continue;
             }
-            let (piece, named, lifted) = match (carried, loose().or(misread)) {
+            let (piece, named, lifted) = match (carried, loose.or(misread)) {
                 (Some(h), _) => (h.piece, None, Some(h.at)),
                 (None, Some(k)) => {
                     let p = self.loose.remove(k).piece;

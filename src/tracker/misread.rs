@@ -14,13 +14,19 @@ impl Tracker {
     /// set down in shade at the picture's edge of a dimmed scholarsmate.avi read black, and
     /// was taken off the board). It is set there, and that colour read there is the piece.
     pub(super) fn set_down_misread(&mut self, obs: &crate::types::Observation) {
+        // Run on every still frame: nothing to do, the usual case, costs no look at the board.
+        let gone = |l: &super::Loose| l.own && l.at >= obs.t - LOOSE_SECS;
+        if !self.loose.iter().any(gone) {
+            return;
+        }
         let read = |sq: Square| obs.squares.get(usize::from(sq)).and_then(|s| colour(s.state));
-        let misread: shakmaty::Bitboard = Square::ALL.into_iter().filter(|&sq| self.belief[usize::from(sq)].is_none() && read(sq).is_some_and(|c| !self.missing(c))).collect();
+        let missing = shakmaty::ByColor::new_with(|c| self.missing(c));
+        let misread: shakmaty::Bitboard = Square::ALL.into_iter().filter(|&sq| self.belief[usize::from(sq)].is_none() && read(sq).is_some_and(|c| !missing[c])).collect();
         if misread.is_empty() {
             return;
         }
         let mut found: Vec<(usize, Piece, Square)> = Vec::new();
-        for (k, l) in self.loose.iter().enumerate().filter(|(_, l)| l.own && l.at >= obs.t - LOOSE_SECS) {
+        for (k, l) in self.loose.iter().enumerate().filter(|(_, l)| gone(l)) {
             let mut spots = misread.into_iter().filter(|&sq| read(sq) == Some(!l.piece.color) && can_stand(l.piece, sq) && self.could_reach(&l.piece, l.from, sq));
             if let (Some(sq), None) = (spots.next(), spots.next()) {
                 found.push((k, l.piece, sq));

@@ -154,7 +154,8 @@ impl Vision {
         // A position too sparse to show every look on both square colours (an endgame set up
         // with --fen) is read with typical looks, which then adapt to this board frame by frame.
         // Black where the board's surroundings are within the picture is the scene's own.
-        let open = rect.open_sides(first.size()?)?;
+        let within = rect.within_picture(first.size()?)?;
+        let open = rect.open_sides(&within)?;
         let (squares, learned) = match SquareReader::learn_within(&board_of(&rect, &view)?, known, open) {
             Ok(r) => (r, true),
             Err(VisionError::TooFewLooks(_)) => (SquareReader::typical().within(open), false),
@@ -163,7 +164,7 @@ impl Vision {
         let memory = SquareMemory::new(&squares.analyse(&board_of(&rect, &view)?)?, &SquareState::of_board(known));
         let pose = super::geometry::Pose::from_board(&geometry, first.cols() as f64, first.rows() as f64);
         let mut hands = HandDetector::with_pose(pose);
-        hands.set_picture(rect.within_picture(first.size()?)?);
+        hands.set_picture(within);
         hands.detect(&rect, &view)?;
         let promotions = Promotions::new(&geometry, first, known, learned);
         let clock = ClockWatch::find(first, &rect)?;

@@ -52,12 +52,12 @@ impl Rectifier {
         Ok(out)
     }
 
-    /// Per side of the playing area (above it in the view, below, left, right): whether a
-    /// picture of `size` may end there, that is whether the view just beyond that side is not
-    /// wholly within the picture. Where a side is closed, pure black touching it is the scene's
-    /// own (black pieces on the edge squares, crushed by a dim exposure), not the picture's end.
-    pub fn open_sides(&self, size: Size) -> Result<[bool; 4], VisionError> {
-        let within = self.within_picture(size)?;
+    /// Per side of the playing area (above it in the view, below, left, right): whether the
+    /// picture may end there, that is whether the view just beyond that side is not wholly
+    /// `within` it (what [`within_picture`](Self::within_picture) gives). Where a side is
+    /// closed, pure black touching it is the scene's own (black pieces on the edge squares,
+    /// crushed by a dim exposure), not the picture's end.
+    pub fn open_sides(&self, within: &Mat) -> Result<[bool; 4], VisionError> {
         let b = self.board_rect();
         // A few pixels beyond the side, as far as the view reaches.
         let out = 3;
@@ -192,7 +192,8 @@ mod tests {
         let size = Size::new(640, 480);
         let sides = |corners: [[f64; 2]; 4], white: ImageSide| {
             let g = BoardGeometry { corners, white, h1_light: true };
-            Rectifier::new(&g, 32, 0.75).unwrap().open_sides(size).unwrap()
+            let r = Rectifier::new(&g, 32, 0.75).unwrap();
+            r.open_sides(&r.within_picture(size).unwrap()).unwrap()
         };
         assert_eq!(sides([[140.0, 60.0], [500.0, 60.0], [500.0, 420.0], [140.0, 420.0]], ImageSide::Bottom), [false; 4]);
         assert_eq!(sides([[0.0, 0.0], [640.0, 0.0], [640.0, 480.0], [0.0, 480.0]], ImageSide::Bottom), [true; 4]);
