@@ -6,7 +6,7 @@
 //! `cargo run --release --example diag_clip -- VIDEO [EVERY] [FROM-TO seconds]`; the first
 //! frame must show the initial position (or DIAG_FEN's) with no hand over the board. Every
 //! frame is read; EVERY and FROM-TO choose what is printed. Vision starts on frame 1 (frame 0
-//! may carry a title), where replay starts on the first frame after the picture stops changing:
+//! may carry a title; DIAG_START=N starts on frame N), where replay starts on the first frame after the picture stops changing:
 //! where the two disagree, compare their starts first.
 
 use shakmaty::{Board, Square};
@@ -43,7 +43,11 @@ fn main() {
     });
     let dump: Vec<u64> = std::env::var("DIAG_DUMP").unwrap_or_default().split(',').filter_map(|s| s.parse().ok()).collect();
     let mut source = open(&SourceSpec::parse(path)).expect("opens");
-    let _ = source.next();
+    // DIAG_START=0 starts on frame 0, as replay does where frame 1 agrees with it.
+    let skip: usize = std::env::var("DIAG_START").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
+    for _ in 0..skip {
+        let _ = source.next();
+    }
     let first = source.next().expect("a frame").expect("readable");
     let start: Board = std::env::var("DIAG_FEN").ok().map(|f| f.split_whitespace().next().unwrap_or("").parse().expect("DIAG_FEN: a FEN")).unwrap_or_default();
     let mut vision = Vision::start(&first.image, None, &start).expect("vision starts");
@@ -79,6 +83,8 @@ fn main() {
             }
             opencv::imgcodecs::imwrite(&format!("/tmp/clip-{}.png", frame.index), &img, &opencv::core::Vector::new()).unwrap();
         }
-        println!("{:4} {:6.2} {} hands[{}] vs start: {}", frame.index, frame.t, row(&states), hands.join(" "), odd.join(" "));
+        // DIAG_SQ=f8,g7: those squares' states and confidences too.
+        let watch: String = std::env::var("DIAG_SQ").unwrap_or_default().split(',').filter_map(|s| s.parse::<Square>().ok()).map(|s| format!(" {s}:{:?}/{:.2}", obs.squares[usize::from(s)].state, obs.squares[usize::from(s)].confidence)).collect();
+        println!("{:4} {:6.2} {} hands[{}] vs start: {}{watch}", frame.index, frame.t, row(&states), hands.join(" "), odd.join(" "));
     }
 }

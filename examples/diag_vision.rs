@@ -7,7 +7,7 @@
 //! the frames where vision and truth disagree (DIAG_FRAMES=A-B adds a range), DIAG_OFFSETS=1
 //! the fingertips' error along and across the reach, DIAG_EVENTS=T0-T1 the tracker's events in
 //! that time span for each mix, DIAG_DUMP=F,G the rendered frames F and G as /tmp/diag-F.png,
-//! DIAG_SQ=b2 that square's state, true and seen, in the frames printed; DIAG_STAGED=NAME
+//! DIAG_SQ=b2,c3 those squares' states, true and seen, in the frames printed; DIAG_STAGED=NAME
 //! runs the renderer's staged scene NAME (as `touchmove sim --breach NAME`) with SEED instead.
 
 use shakmaty::Position;
@@ -131,7 +131,7 @@ fn main() {
         }
         if verbose && (!wrong_here.is_empty() || over.len() != found.len() || std::env::var("DIAG_FRAMES").is_ok_and(|r| { let (a, b) = r.split_once("-").unwrap(); (a.parse::<usize>().unwrap()..b.parse().unwrap()).contains(&i) })) {
             let tips = |hs: &[&touchmove::types::HandObs]| hs.iter().map(|h| format!("{:?}{}/{}", h.extremity_square.map(|s| s.to_string()), h.extremity_board.map(|b| format!("({:.2},{:.2})", b[0], b[1])).unwrap_or_default(), h.covers.len())).collect::<Vec<_>>().join(",");
-            let watch = std::env::var("DIAG_SQ").ok().and_then(|s| s.parse::<shakmaty::Square>().ok()).map(|s| format!("; {s} truth {:?} seen {:?}", t.squares[usize::from(s)].state, o.squares[usize::from(s)])).unwrap_or_default();
+            let watch: String = std::env::var("DIAG_SQ").unwrap_or_default().split(',').filter_map(|s| s.parse::<shakmaty::Square>().ok()).map(|s| format!("; {s} truth {:?} seen {:?}/{:.2}", t.squares[usize::from(s)].state, o.squares[usize::from(s)].state, o.squares[usize::from(s)].confidence)).collect();
             eprintln!("frame {i}: hands truth [{}] seen [{}]; wrong {}; covers {:?}{watch}", tips(&over), tips(&found), wrong_here.join(" "), found.iter().map(|h| h.covers.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" ")).collect::<Vec<_>>());
         }
         seen.push(o);
