@@ -265,6 +265,30 @@ mod art_7_4_1 {
         assert_eq!(violations(&d), [("7.4.1", Some(B))]);
     }
 
+    /// White's arm, seen whole, lifts the king, then the rook, sets the rook on f1 and leaves
+    /// with the king still in it: the king was set on g1 where the arm hid it (a far-edge
+    /// castling, rendered game 65).
+    fn castling_king_carried_off() -> Script {
+        Script::from_fen("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1")
+            .enter(0, W).lift(0, "e1").lift(0, "h1").place(0, "f1").release(0, "f1").leave(0)
+    }
+
+    #[test]
+    fn art_7_4_1_an_own_piece_gone_in_a_hand_waits_for_the_board_to_show_where_it_went() {
+        let d = castling_king_carried_off().board("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1", true).clock(W).run();
+        assert_eq!(sans(&d), ["O-O"], "{d:?}");
+        assert!(warning_articles(&d).is_empty(), "{d:?}");
+        assert!(violations(&d).is_empty(), "{d:?}");
+    }
+
+    #[test]
+    fn art_7_4_1_an_own_piece_gone_in_a_hand_and_never_seen_again_is_judged_at_the_clock() {
+        let d = castling_king_carried_off().clock(W).run();
+        assert_eq!(sans(&d), ["Rf1"], "{d:?}");
+        // Having touched the king first, he had to castle (4.4.1).
+        assert_eq!(violations(&d), [("4.4.1", Some(W)), ("7.4.1", Some(W))], "{d:?}");
+    }
+
     /// The knight knocked from g1 to f3 under the arm that played 1. e4, neither its lift nor
     /// its setting down seen, and the board showing it only once the arm had gone.
     const KNOCKED_UNSEEN: &str = "rnbqkbnr/pppppppp/8/8/4P3/5N2/PPPP1PPP/RNBQKB1R";
