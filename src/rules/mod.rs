@@ -560,12 +560,12 @@ impl Rules {
         if acted != Some(false) {
             self.announced[side] = false;
         }
-        // A piece of the mover's own gone off the board in that hand was set down where its arm
-        // hid it, more often than taken away: the board seen next says where, and nothing is
-        // called displaced or illegal before then (rendered game 65's 14... O-O, the arm seen
-        // whole at the far edge: the king lifted and the rook set on f8 by one hand that left
-        // with the king, set on g8 unseen, was judged Rf8 with e8 displaced). The clock, or
-        // the next board, judges it.
+        // A piece of the mover's own gone off the board in a hand that left this turn (this one
+        // or one before it) was set down where its arm hid it, more often than taken away: the
+        // board seen next says where, and no leave calls anything displaced or illegal before
+        // then (rendered game 65's 14... O-O, the arm seen whole at the far edge: the king
+        // lifted and the rook set on f8 by one hand that left with the king, set on g8 unseen,
+        // was judged Rf8 with e8 displaced). The clock, or the next board, judges it.
         let carried = self.turn.carried_off.iter().any(|h| h.piece.color == self.pos.turn());
         let quiet = !self.hands_on_board() && !carried;
         self.evaluate(quiet);
