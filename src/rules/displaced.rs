@@ -153,6 +153,15 @@ impl Rules {
         self.unjudged = false;
         let board = self.phys.board();
         let masked = self.known_mask();
+        // A move held back stands, at its release, if this board shows it; one it does not
+        // show was something else, which the board now tells (see `castling::misnamed_shape`).
+        if let Some(p) = self.pending.take() {
+            if exact_match(&self.pos, &board, masked) == Some(p.m) {
+                self.complete(p.m, Bitboard::EMPTY, (p.t, p.frame));
+                self.displaced_as_move();
+                return;
+            }
+        }
         if self.complete_shown(&board, masked) {
             self.displaced_as_move();
             return;

@@ -595,7 +595,7 @@ impl Rules {
         let masked = self.known_mask();
         if let Some(m) = completion::exact_match(&self.pos, &board, masked) {
             let held_back = self.pending.filter(|p| p.m == m);
-            if !quiet && castling::rook_first_shape(&self.pos, m) {
+            if (!quiet && castling::rook_first_shape(&self.pos, m)) || castling::misnamed_shape(&self.pos, m) {
                 self.pending = Some(held_back.unwrap_or(Pending { m, t: self.now.0, frame: self.now.1 }));
                 return;
             }
