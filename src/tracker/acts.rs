@@ -276,7 +276,9 @@ impl Tracker {
             // was recorded and the game lost). It stays in the hand, and the square is looked at
             // again until the other one shows; a move where it cannot go is still recorded
             // then, if nothing else explains the square.
-            if let Some(h) = carried.filter(|h| self.leans_from_doubt(h, act.square, &acts[k + 1..])) {
+            // So does a piece whose lift was a guess, where a square this hand grasped explains
+            // the place better (see [`guess_beside_grasp`](Self::guess_beside_grasp)).
+            if let Some(h) = carried.filter(|h| self.leans_from_doubt(h, act.square, &acts[k + 1..]) || self.guess_beside_grasp(id, h, act.square)) {
                 self.hold_back(id, h, act.square, colour);
                 continue;
             }

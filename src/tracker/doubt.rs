@@ -36,6 +36,20 @@ impl Tracker {
         to != from && !self.could_reach(piece, from, to) && shakmaty::attacks::king_attacks(to).into_iter().any(|n| n != from && may_stand(n) && self.could_reach(piece, from, n))
     }
 
+    /// Whether `held`, whose lift was a guess (its square read empty with no fingertips near),
+    /// cannot have gone to `to`, while a square hand `id` dwelt on, unseen since, holds one of
+    /// the same player's pieces that could have: the hand set down what it grasped there, and
+    /// the guess was a square misread (rendered game 155's 3. c4: h1's rook, in a bright spot
+    /// of light, read empty as White's arm came in for the c2 pawn; the pawn set on c4 was
+    /// taken for the rook, Rh1-c4, a false 7.5.1). The place is looked at again until that
+    /// square shows.
+    pub(super) fn guess_beside_grasp(&self, id: u32, held: &Held, to: Square) -> bool {
+        let (piece, from) = (&held.piece, held.from);
+        let grasped = |s: Square| self.visit_of(id, s).is_some_and(|v| v.length() >= self.cfg.dwell_secs);
+        let explains = |s: Square| self.belief[usize::from(s)].is_some_and(|p| p.color == piece.color && can_stand(p, to) && self.could_reach(&p, s, to));
+        held.guessed.is_some() && !self.could_reach(piece, from, to) && Square::ALL.into_iter().any(|s| s != from && s != to && self.in_doubt(s) && grasped(s) && explains(s))
+    }
+
     /// Whether what stands on `sq` is in doubt: hidden since last seen, or seen empty a moment
     /// but not yet counted so.
     pub(super) fn in_doubt(&self, sq: Square) -> bool {
@@ -71,5 +85,59 @@ impl Tracker {
         let own_look = SquareState::of(Some(*piece));
         let showing = |n: Square| self.turning(n, own_look) && self.just_uncovered(n);
         !castling(*piece, from, to) && Square::ALL.into_iter().any(|n| n != to && n != from && showing(n) && self.could_reach(piece, from, n))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::{Reel, moved, read_as, without};
+    use super::super::*;
+    use crate::types::Observation;
+
+    /// 1. d4 Nf6, then White's arm comes in over d1 for the c2 pawn; from the moment the
+    /// fingertips reach c2, h1's rook, far from them, reads empty (a bright spot of light). The
+    /// pawn is carried to c4 and set there while c2 is still under the arm, which then
+    /// withdraws. With `back`, h1 reads as it is again after the arm has gone.
+    fn c4_with_h1_misread(back: bool) -> (Board, Vec<Event>) {
+        use Square::*;
+        let start = moved(&Board::default(), &[(D2, D4), (G8, F6)]);
+        let lifted = without(&start, &[C2]);
+        let after = moved(&start, &[(C2, C4)]);
+        let h1_empty = |o: &mut Observation| read_as(o, H1, SquareState::Empty);
+        let mut reel = Reel::new(&start);
+        reel.run(10, &start, None)
+            .run(6, &start, Some((D1, &[C1, D1, E1])))
+            .run_seen(30, &start, Some((C2, &[C1, D1, C2, D2])), h1_empty)
+            .run_seen(10, &lifted, Some((C3, &[C1, D1, C2, D2, C3, D3])), h1_empty)
+            .run_seen(12, &after, Some((C4, &[C1, D1, C2, D2, C3, D3, C4, D4])), h1_empty)
+            .run_seen(10, &after, Some((C3, &[C1, D1, C2, D2, C3, D3])), h1_empty)
+            .run_seen(8, &after, Some((D1, &[C1, D1, E1])), h1_empty)
+            .run_seen(20, &after, None, h1_empty);
+        if back {
+            reel.run(60, &after, None);
+        }
+        reel.finish()
+    }
+
+    fn lifts(events: &[Event]) -> Vec<Square> {
+        events.iter().filter_map(|e| if let EventKind::Lift { square, .. } = e.kind { Some(square) } else { None }).collect()
+    }
+
+    #[test]
+    fn a_far_square_read_empty_as_a_hand_grasps_a_piece_is_not_what_the_hand_sets_down() {
+        use Square::*;
+        let (board, events) = c4_with_h1_misread(true);
+        assert_eq!(board, moved(&Board::default(), &[(D2, D4), (G8, F6), (C2, C4)]), "{events:?}");
+        assert_eq!(lifts(&events), [C2], "{events:?}");
+    }
+
+    /// While h1 still reads empty, the rook is one seen gone with no hand near: neither lifted
+    /// by the arm nor set on c4.
+    #[test]
+    fn a_guess_the_hand_leaves_with_is_a_piece_seen_gone_with_no_hand_near() {
+        use Square::*;
+        let (board, events) = c4_with_h1_misread(false);
+        assert_eq!(board.piece_at(C4), Some(Piece { color: Color::White, role: Role::Pawn }), "{events:?}");
+        assert_eq!(lifts(&events), [C2], "{events:?}");
     }
 }

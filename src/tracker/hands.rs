@@ -174,6 +174,19 @@ impl Tracker {
                 let over = track.longest.keys().copied().chain(track.current.map(|(s, _)| s)).collect::<shakmaty::Bitboard>() & !track.lifted;
                 let hand = track.event_id;
                 for h in track.held.drain(..) {
+                    // A piece of the player's own whose lift was a guess, still unwritten, that
+                    // the hand leaves with: no hand was near it, and it is one seen gone with none
+                    // near, to be found by where it shows (rendered game 155: h1's rook, misread
+                    // empty in a bright spot, shows there again a second later). Not a victim:
+                    // a capture's is carried off, its lift often seen only as the taker shows
+                    // on its square (scholarsmate.avi's Qxf7#).
+                    let own = h.piece.color == shakmaty::Color::from(track.side);
+                    if let Some(seq) = h.guessed.filter(|seq| own && self.pending.iter().any(|(s, _)| s == seq)) {
+                        self.pending.retain(|(s, _)| *s != seq);
+                        self.unattended.push((h.piece, h.from));
+                        self.unheard = true;
+                        continue;
+                    }
                     let own = self.own_piece(&h, track.side);
                     self.loose.push(Loose { piece: h.piece, at: now.1, lifted: h.at, since: h.since, over, side: track.side, from: h.from, hand, own });
                 }
