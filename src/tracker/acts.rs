@@ -261,8 +261,8 @@ impl Tracker {
             // guess, never happened: the lift is taken back unwritten, and nothing is set down
             // (scholarsMate2019-11-18.avi: the d8 queen, read empty while the fingertips of an
             // arm reaching for g8 were on g7 and g6, was adjusted by that hand, a false 4.2.1).
-            if let Some(h) = carried.filter(|h| act.guessed && h.from == act.square && h.guessed.is_some_and(|seq| self.pending.iter().any(|(s, _)| *s == seq))) {
-                self.pending.retain(|(s, _)| Some(*s) != h.guessed);
+            if let Some(h) = carried.filter(|h| act.guessed && h.from == act.square && h.guessed.is_some_and(|seq| self.guess_unwritten(seq))) {
+                self.take_back_guess(&h);
                 if let Some(t) = self.hands.get_mut(&id) {
                     t.lifted.discard(act.square);
                 }

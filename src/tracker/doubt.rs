@@ -12,7 +12,12 @@ impl Tracker {
     /// Whether a square other than `to`, unseen since it was hidden or being seen emptied, holds
     /// a piece (of `colour`, if told) that could have gone to `to`.
     pub(super) fn source_in_doubt(&self, to: Square, colour: Option<Color>) -> bool {
-        Square::ALL.into_iter().filter(|&s| s != to && self.in_doubt(s)).any(|s| self.belief[usize::from(s)].is_some_and(|p| colour.is_none_or(|c| p.color == c) && can_stand(p, to) && self.could_reach(&p, s, to)))
+        self.sources_in_doubt(to, colour).next().is_some()
+    }
+
+    /// The squares [`source_in_doubt`](Self::source_in_doubt) looks for.
+    fn sources_in_doubt(&self, to: Square, colour: Option<Color>) -> impl Iterator<Item = Square> + '_ {
+        Square::ALL.into_iter().filter(move |&s| s != to && self.in_doubt(s)).filter(move |&s| self.belief[usize::from(s)].is_some_and(|p| colour.is_none_or(|c| p.color == c) && can_stand(p, to) && self.could_reach(&p, s, to)))
     }
 
     /// Whether `held`, set down on `to`, cannot have gone there from where it was lifted while
@@ -46,8 +51,7 @@ impl Tracker {
     pub(super) fn guess_beside_grasp(&self, id: u32, held: &Held, to: Square) -> bool {
         let (piece, from) = (&held.piece, held.from);
         let grasped = |s: Square| self.visit_of(id, s).is_some_and(|v| v.length() >= self.cfg.dwell_secs);
-        let explains = |s: Square| self.belief[usize::from(s)].is_some_and(|p| p.color == piece.color && can_stand(p, to) && self.could_reach(&p, s, to));
-        held.guessed.is_some() && !self.could_reach(piece, from, to) && Square::ALL.into_iter().any(|s| s != from && s != to && self.in_doubt(s) && grasped(s) && explains(s))
+        held.guessed.is_some() && !self.could_reach(piece, from, to) && self.sources_in_doubt(to, Some(piece.color)).any(|s| s != from && grasped(s))
     }
 
     /// Whether what stands on `sq` is in doubt: hidden since last seen, or seen empty a moment

@@ -180,9 +180,7 @@ impl Tracker {
                     // empty in a bright spot, shows there again a second later). Not a victim:
                     // a capture's is carried off, its lift often seen only as the taker shows
                     // on its square (scholarsmate.avi's Qxf7#).
-                    let own = h.piece.color == shakmaty::Color::from(track.side);
-                    if let Some(seq) = h.guessed.filter(|seq| own && self.pending.iter().any(|(s, _)| s == seq)) {
-                        self.pending.retain(|(s, _)| *s != seq);
+                    if h.piece.color == shakmaty::Color::from(track.side) && self.take_back_guess(&h) {
                         self.unattended.push((h.piece, h.from));
                         self.unheard = true;
                         continue;

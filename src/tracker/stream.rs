@@ -27,6 +27,19 @@ impl Tracker {
         self.pending.push((self.seq, Event { t: at.1, frame: Some(at.0), kind }));
     }
 
+    /// Takes back, unwritten, the lift of `held` if it was a guess still queued (see
+    /// `Held::guessed`); whether it was.
+    pub(super) fn take_back_guess(&mut self, held: &super::Held) -> bool {
+        let Some(seq) = held.guessed.filter(|seq| self.guess_unwritten(*seq)) else { return false };
+        self.pending.retain(|(s, _)| *s != seq);
+        true
+    }
+
+    /// Whether the guessed lift queued as `seq` is still unwritten.
+    pub(super) fn guess_unwritten(&self, seq: u64) -> bool {
+        self.pending.iter().any(|(s, _)| *s == seq)
+    }
+
     /// The earliest time an act not yet seen could carry: the start of a hand's present stay
     /// over a square it hides. Earlier stays are not waited for: an act hidden there shows up
     /// late and is written at the latest time, which keeps moves decided as soon as they are
