@@ -22,13 +22,13 @@ impl Tracker {
                 self.next_hand += 1;
                 let track = match self.resumed(side, now.1) {
                     Some(mut t) => {
-                        t.came_back = Some((t.event_id, now.1));
+                        t.came_back.push((t.event_id, now.1));
                         t.event_id = event_id;
                         t.last_over = now.1;
                         (t.current, t.still) = (None, None);
                         t
                     }
-                    None => HandTrack { event_id, side, last_over: now.1, entered: now.1, longest: BTreeMap::new(), current: None, still: None, touched: Vec::new(), held: Vec::new(), lifted: shakmaty::Bitboard::EMPTY, placed: shakmaty::Bitboard::EMPTY, acted: false, came_back: None },
+                    None => HandTrack { event_id, side, last_over: now.1, entered: now.1, longest: BTreeMap::new(), current: None, still: None, touched: Vec::new(), held: Vec::new(), lifted: shakmaty::Bitboard::EMPTY, placed: shakmaty::Bitboard::EMPTY, acted: false, came_back: Vec::new() },
                 };
                 self.hands.insert(h.id, track);
                 self.hands_seen[shakmaty::Color::from(side)] = true;
@@ -119,6 +119,36 @@ impl Tracker {
         Some(track)
     }
 
+    /// Hand `next` goes on with what `track`, the same arm under the id vision gave it before,
+    /// held, grasped and touched (rendered game 270 at 40 plies, the view widened over the far
+    /// edge: Black's arm, seen under three
+    /// ids in turn as it castled on the far edge, each coming in a few frames before the last
+    /// left; the king lifted off e8 under the first, set on g8 under the third, was found lifted
+    /// only as e8 showed, after the third had touched the rook: a false 4.4.2). What it then
+    /// finds was done before `next` came in is written under the id seen then.
+    fn join(&mut self, next: u32, mut track: HandTrack) {
+        let Some(t) = self.hands.get_mut(&next) else { return };
+        for (sq, v) in std::mem::take(&mut track.longest).into_iter().chain(track.current) {
+            let best = t.longest.entry(sq).or_insert(v);
+            if v.length() > best.length() {
+                *best = v;
+            }
+        }
+        for sq in track.touched {
+            if !t.touched.contains(&sq) {
+                t.touched.push(sq);
+            }
+        }
+        t.held.append(&mut track.held);
+        t.lifted |= track.lifted;
+        t.placed |= track.placed;
+        t.acted |= track.acted;
+        let mut ids = track.came_back;
+        ids.push((track.event_id, t.entered));
+        ids.append(&mut t.came_back);
+        t.came_back = ids;
+    }
+
     /// The longest stay of hand `id` over `sq`, the current one included.
     pub(super) fn visit_of(&self, id: u32, sq: Square) -> Option<Visit> {
         let track = self.hands.get(&id)?;
@@ -167,8 +197,18 @@ impl Tracker {
             .filter(|(id, t)| !in_view.contains(id) || now.1 - t.last_over > LEAVE_SECS)
             .map(|(id, _)| *id)
             .collect();
-        for id in gone {
+        for &id in &gone {
             if let Some(mut track) = self.hands.remove(&id) {
+                // The same player's arm that came in while this one was about, and stays: one
+                // arm vision saw as two for a moment, the new id going on with what the old
+                // one held and where it grasped (see [`join`](Self::join)).
+                let successor = self.hands.iter().filter(|(k, t)| !gone.contains(k) && t.side == track.side && t.entered > track.entered).max_by(|a, b| a.1.entered.total_cmp(&b.1.entered)).map(|(k, _)| *k);
+                if let Some(next) = successor {
+                    let hand = track.event_id;
+                    self.join(next, track);
+                    self.emit(now, EventKind::HandLeave { hand: HandId(hand) });
+                    continue;
+                }
                 // A square the hand lifted from is not one its pieces took on: what stands there
                 // now, it set down itself.
                 let over = track.longest.keys().copied().chain(track.current.map(|(s, _)| s)).collect::<shakmaty::Bitboard>() & !track.lifted;

@@ -124,9 +124,9 @@ struct HandTrack {
     placed: shakmaty::Bitboard,
     /// Whether it has lifted or set down a piece yet.
     acted: bool,
-    /// Where it is an arm seen again under a new id: the old id's event id, and when it came
-    /// back.
-    came_back: Option<(u32, f64)>,
+    /// Where it is an arm seen before under other ids: each old id's event id, with when the
+    /// next id took over from it, earliest first.
+    came_back: Vec<(u32, f64)>,
 }
 
 /// A piece in a hand, and when it was lifted: it is set down no earlier.

@@ -14,13 +14,11 @@ impl Tracker {
         if let EventKind::Lift { hand, .. } | EventKind::Place { hand, .. } = kind {
             self.hands.values_mut().filter(|t| t.event_id == hand.0).for_each(|t| t.acted = true);
         }
-        // An act dated before an arm seen again under a new id came back is the old id's: it
-        // was over the board then, and the new one not yet.
+        // An act dated before an arm seen under a new id came in is the old id's (the one seen
+        // then): it was over the board then, and the new one not yet.
         if let EventKind::Touch { hand, .. } | EventKind::Lift { hand, .. } | EventKind::Place { hand, .. } | EventKind::Release { hand, .. } = &mut kind {
-            if let Some((old, back)) = self.hands.values().find(|t| t.event_id == hand.0).and_then(|t| t.came_back) {
-                if at.1 < back {
-                    *hand = HandId(old);
-                }
+            if let Some(&(old, _)) = self.hands.values().find(|t| t.event_id == hand.0).and_then(|t| t.came_back.iter().find(|(_, next)| at.1 < *next)) {
+                *hand = HandId(old);
             }
         }
         self.seq += 1;
