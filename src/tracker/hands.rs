@@ -121,11 +121,11 @@ impl Tracker {
 
     /// Hand `next` goes on with what `track`, the same arm under the id vision gave it before,
     /// held, grasped and touched (rendered game 270 at 40 plies, the view widened over the far
-    /// edge: Black's arm, seen under three
-    /// ids in turn as it castled on the far edge, each coming in a few frames before the last
-    /// left; the king lifted off e8 under the first, set on g8 under the third, was found lifted
-    /// only as e8 showed, after the third had touched the rook: a false 4.4.2). What it then
-    /// finds was done before `next` came in is written under the id seen then.
+    /// edge: Black's arm, seen under three ids in turn as it castled there, each coming in a few
+    /// frames before the last left; the king lifted off e8 under the first, set on g8 under the
+    /// third, was found lifted only as e8 showed, after the third had touched the rook: a false
+    /// 4.4.2). What it then finds was done before `next` came in is written under the id seen
+    /// then.
     fn join(&mut self, next: u32, mut track: HandTrack) {
         let Some(t) = self.hands.get_mut(&next) else { return };
         for (sq, v) in std::mem::take(&mut track.longest).into_iter().chain(track.current) {
@@ -198,39 +198,43 @@ impl Tracker {
             .map(|(id, _)| *id)
             .collect();
         for &id in &gone {
-            if let Some(mut track) = self.hands.remove(&id) {
-                // The same player's arm that came in while this one was about, and stays: one
-                // arm vision saw as two for a moment, the new id going on with what the old
-                // one held and where it grasped (see [`join`](Self::join)).
-                let successor = self.hands.iter().filter(|(k, t)| !gone.contains(k) && t.side == track.side && t.entered > track.entered).max_by(|a, b| a.1.entered.total_cmp(&b.1.entered)).map(|(k, _)| *k);
-                if let Some(next) = successor {
-                    let hand = track.event_id;
-                    self.join(next, track);
-                    self.emit(now, EventKind::HandLeave { hand: HandId(hand) });
-                    continue;
-                }
-                // A square the hand lifted from is not one its pieces took on: what stands there
-                // now, it set down itself.
-                let over = track.longest.keys().copied().chain(track.current.map(|(s, _)| s)).collect::<shakmaty::Bitboard>() & !track.lifted;
-                let hand = track.event_id;
-                for h in track.held.drain(..) {
-                    // A piece of the player's own whose lift was a guess, still unwritten, that
-                    // the hand leaves with: no hand was near it, and it is one seen gone with none
-                    // near, to be found by where it shows (rendered game 155: h1's rook, misread
-                    // empty in a bright spot, shows there again a second later). Not a victim:
-                    // a capture's is carried off, its lift often seen only as the taker shows
-                    // on its square (scholarsmate.avi's Qxf7#).
-                    if h.piece.color == shakmaty::Color::from(track.side) && self.take_back_guess(&h) {
-                        self.unattended.push((h.piece, h.from));
-                        self.unheard = true;
-                        continue;
-                    }
-                    let own = self.own_piece(&h, track.side);
-                    self.loose.push(Loose { piece: h.piece, at: now.1, lifted: h.at, since: h.since, over, side: track.side, from: h.from, hand, own });
-                }
-                self.emit(now, EventKind::HandLeave { hand: HandId(hand) });
-                self.left.push((now.1, track));
+            let Some(track) = self.hands.remove(&id) else { continue };
+            let hand = track.event_id;
+            // The same player's arm that came in while this one was about, and stays: one arm
+            // vision saw as two for a moment, the new id going on with what the old one held
+            // and where it grasped (see [`join`](Self::join)).
+            let successor = self.hands.iter().filter(|(k, t)| !gone.contains(k) && t.side == track.side && t.entered > track.entered).max_by(|a, b| a.1.entered.total_cmp(&b.1.entered)).map(|(k, _)| *k);
+            match successor {
+                Some(next) => self.join(next, track),
+                None => self.leave(track, now.1),
             }
+            self.emit(now, EventKind::HandLeave { hand: HandId(hand) });
         }
+    }
+
+    /// `track`'s arm has left the board at `at`: the pieces still in its hand are loose (carried
+    /// off, or passed to the player's other hand), and it is kept a moment in case it comes
+    /// back under a new id (see [`resumed`](Self::resumed)).
+    fn leave(&mut self, mut track: HandTrack, at: f64) {
+        // A square the hand lifted from is not one its pieces took on: what stands there now,
+        // it set down itself.
+        let over = track.longest.keys().copied().chain(track.current.map(|(s, _)| s)).collect::<shakmaty::Bitboard>() & !track.lifted;
+        let hand = track.event_id;
+        for h in track.held.drain(..) {
+            // A piece of the player's own whose lift was a guess, still unwritten, that the hand
+            // leaves with: no hand was near it, and it is one seen gone with none near, to be
+            // found by where it shows (rendered game 155: h1's rook, misread empty in a bright
+            // spot, shows there again a second later). Not a victim: a capture's is carried off,
+            // its lift often seen only as the taker shows on its square (scholarsmate.avi's
+            // Qxf7#).
+            if h.piece.color == shakmaty::Color::from(track.side) && self.take_back_guess(&h) {
+                self.unattended.push((h.piece, h.from));
+                self.unheard = true;
+                continue;
+            }
+            let own = self.own_piece(&h, track.side);
+            self.loose.push(Loose { piece: h.piece, at, lifted: h.at, since: h.since, over, side: track.side, from: h.from, hand, own });
+        }
+        self.left.push((at, track));
     }
 }

@@ -3,7 +3,7 @@
 //! leaves. The second id goes on with what the first held and where it grasped; the events
 //! still name two hands, one leaving as the other comes in.
 
-use super::testkit::{Reel, arm_frame, moved, read_as, without};
+use super::testkit::{Reel, moved, read_as, without};
 use super::*;
 
 /// After 1. c4 e6 2. g3 d5 3. Bg2 Nf6 4. Nf3 dxc4 (rendered game 215): White's arm grasps
@@ -67,9 +67,9 @@ fn a_lift_seen_only_once_the_arm_is_lost_is_the_old_ids() {
 /// After 1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6, White castles with one arm vision sees under two ids
 /// for `overlap` frames: the first rests on e1 and lifts the king, the second comes in above
 /// f1 before the first is gone, sets the king on g1, draws back over e2, then rests on h1 and
-/// carries the rook to f1.
-/// e1, which the king's lean and the arm's shade leave fitting no look, shows empty only once
-/// the arm has gone (rendered game 270 at 40 plies, on Black's side).
+/// carries the rook to f1. e1, which the king's lean and the arm's shade leave fitting no
+/// look, shows empty only once the arm has gone (rendered game 270 at 40 plies, on Black's
+/// side).
 fn castled_by_one_arm_under_two_ids(overlap: u64) -> (Board, Board, Vec<Event>) {
     use Square::*;
     let start = moved(&Board::default(), &[(E2, E4), (E7, E5), (G1, F3), (B8, C6), (F1, C4), (G8, F6)]);
@@ -80,16 +80,8 @@ fn castled_by_one_arm_under_two_ids(overlap: u64) -> (Board, Board, Vec<Event>) 
     let unreadable = |o: &mut Observation| read_as(o, E1, SquareState::Occluded);
     let mut reel = Reel::new(&start);
     reel.run(10, &start, Some((E1, &[E1, E2])))
-        .run(4, &lifted, Some((E1, &[E1, E2])));
-    for _ in 0..overlap {
-        let mut o = arm_frame(reel.next_frame(), &lifted, Some((E1, &[E1, E2])), 1);
-        let second = arm_frame(reel.next_frame(), &lifted, Some((F1, &[F1, G1])), 2);
-        for sq in [F1, G1] {
-            read_as(&mut o, sq, SquareState::Occluded);
-        }
-        o.hands.extend(second.hands);
-        reel.feed(o);
-    }
+        .run(4, &lifted, Some((E1, &[E1, E2])))
+        .run_two(overlap, &lifted, (E1, &[E1, E2]), (F1, &[F1, G1]), (1, 2));
     reel.arm_id = 2;
     reel.run_seen(8, &king_down, Some((G1, &[F1, G1])), unreadable)
         .run_seen(12, &king_down, Some((E2, &[E2])), unreadable)
@@ -138,13 +130,8 @@ fn an_act_found_under_the_second_id_but_done_before_it_came_is_the_firsts() {
     let mut reel = Reel::new(&start);
     reel.run(10, &start, Some((E2, &[E2, E1])))
         .run(4, &lifted, Some((E2, &[E2, E1])))
-        .run(10, &after, Some((E4, &[E3, E4])));
-    for _ in 0..3 {
-        let mut o = arm_frame(reel.next_frame(), &after, Some((E4, &[E3, E4])), 1);
-        let second = arm_frame(reel.next_frame(), &after, Some((E3, &[E3, E4])), 2);
-        o.hands.extend(second.hands);
-        reel.feed(o);
-    }
+        .run(10, &after, Some((E4, &[E3, E4])))
+        .run_two(3, &after, (E4, &[E3, E4]), (E3, &[E3, E4]), (1, 2));
     reel.arm_id = 2;
     reel.run(10, &after, Some((E3, &[E3, E4]))).run(10, &after, Some((E2, &[E2]))).run(30, &after, None);
     let (board, events) = reel.finish();

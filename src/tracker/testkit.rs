@@ -93,6 +93,20 @@ impl Reel {
         self
     }
 
+    /// `frames` frames of `board` with two arms, each hiding its squares: `first` under id
+    /// `ids.0`, `second` under `ids.1` (one arm vision sees under two ids for a moment).
+    pub fn run_two(&mut self, frames: u64, board: &Board, first: (Square, &[Square]), second: (Square, &[Square]), ids: (u32, u32)) -> &mut Reel {
+        for _ in 0..frames {
+            let mut o = arm_frame(self.n, board, Some(first), ids.0);
+            for &sq in second.1 {
+                read_as(&mut o, sq, SquareState::Occluded);
+            }
+            o.hands.extend(arm_frame(self.n, board, Some(second), ids.1).hands);
+            self.feed(o);
+        }
+        self
+    }
+
     /// The number the next frame fed will carry.
     pub fn next_frame(&self) -> u64 {
         self.n
