@@ -55,8 +55,12 @@ impl Tracker {
         acts.sort_by(|a, b| a.at.1.total_cmp(&b.at.1).then(b.lift.cmp(&a.lift)).then(a.colour.is_none().cmp(&b.colour.is_none())));
         self.castling_order(&mut acts);
         let step = 1.0 / self.fps_hint;
-        // The piece that last came off a square with no hand near, and where from.
-        let mut taken: Option<(Square, Piece)> = None;
+        // The pieces that came off squares with no hand near in this batch, and where from: a
+        // change of colour is read as one square's lift and place, and other squares' acts may
+        // fall between the two (rendered game 220's 15... Qd7, seen as the arm left in the
+        // batch where the a5 pawn, read white under a knight's lean, was once more refused: d8's
+        // lift, between a5's two, made the pawn look gone and kept the board from being told).
+        let mut taken: Vec<(Square, Piece)> = Vec::new();
         let before = self.belief;
         for (k, act) in acts.iter().copied().enumerate() {
             let i = usize::from(act.square);
@@ -66,7 +70,7 @@ impl Tracker {
                 // next board snapshot tells the rules what now stands where.
                 if act.lift {
                     self.unheard = true;
-                    taken = self.belief[i].map(|p| (act.square, p));
+                    taken.extend(self.belief[i].map(|p| (act.square, p)));
                     self.unattended.extend(self.belief[i].take().map(|p| (p, act.square)));
                 } else {
                     // Of the pieces seen gone, one that could have come here; one that could not
@@ -115,7 +119,7 @@ impl Tracker {
                         (None, Some(g)) => {
                             // Where it set down on a square whose piece just came off, that
                             // piece was taken, not left to turn up elsewhere.
-                            if let Some(k) = taken.filter(|(sq, _)| *sq == act.square).and_then(|(_, q)| self.unattended.iter().rposition(|(p, _)| *p == q)) {
+                            if let Some(k) = off(&taken, act.square).and_then(|q| self.unattended.iter().rposition(|(p, _)| *p == q)) {
                                 self.unattended.remove(k);
                             }
                             self.loose.remove(g).piece
@@ -167,7 +171,7 @@ impl Tracker {
                                 None if let Some(k) = act.pick(&self.unattended, |(p, _)| Some(p)) => {
                                     let standing = self.refused.contains(act.square) && self.refused_at[i] < self.told_at;
                                     if standing || self.source_in_doubt(act.square, act.colour) {
-                                        self.refuse_unattended(act.square, taken);
+                                        self.refuse_unattended(act.square, off(&taken, act.square));
                                         continue;
                                     }
                                     self.unattended.remove(k).0
@@ -181,7 +185,7 @@ impl Tracker {
                                 // once one is seen gone from another square).
                                 None => {
                                     let Some(color) = act.colour.filter(|&c| on_far_rank(c, act.square)) else {
-                                        self.refuse_unattended(act.square, taken);
+                                        self.refuse_unattended(act.square, off(&taken, act.square));
                                         continue;
                                     };
                                     let pawn = |p: &Piece| p.color == color && p.role == Role::Pawn;
@@ -190,7 +194,7 @@ impl Tracker {
                                     } else if let Some(k) = self.unattended.iter().rposition(|(p, _)| pawn(p)) {
                                         self.unattended.remove(k);
                                     } else {
-                                        self.refuse_unattended(act.square, taken);
+                                        self.refuse_unattended(act.square, off(&taken, act.square));
                                         continue;
                                     }
                                     Piece { color, role: act.role.unwrap_or(Role::Queen) }
@@ -512,9 +516,9 @@ impl Tracker {
     /// the a5 pawn, read white under the knight's lean, taken off; the board was not told again
     /// until a 7.6 half a minute later). Should a piece that could have come show later, the
     /// change is seen again and made then.
-    fn refuse_unattended(&mut self, sq: Square, taken: Option<(Square, Piece)>) {
+    fn refuse_unattended(&mut self, sq: Square, taken: Option<Piece>) {
         self.refuse(sq);
-        let Some((_, piece)) = taken.filter(|(from, _)| *from == sq) else { return };
+        let Some(piece) = taken else { return };
         if let Some(k) = self.unattended.iter().rposition(|&(p, from)| p == piece && from == sq) {
             self.unattended.remove(k);
             self.belief[usize::from(sq)] = Some(piece);
@@ -657,4 +661,9 @@ impl Tracker {
 /// square further on.
 pub(super) fn rising(left: f64, at: f64, fps: f64) -> bool {
     (left..=left + RISING_FRAMES * (1.0 / fps)).contains(&at)
+}
+
+/// The piece that came off `sq` in this batch of acts, of those `taken`.
+fn off(taken: &[(Square, Piece)], sq: Square) -> Option<Piece> {
+    taken.iter().rev().find(|(from, _)| *from == sq).map(|(_, p)| *p)
 }

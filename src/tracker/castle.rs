@@ -31,8 +31,16 @@ impl Tracker {
     /// back in time, so the rook's lift waits for it; else the rules hear the rook lifted
     /// first, a castling begun with the rook (rendered game 125's 10... O-O: e8 unread from
     /// the king's lift on, the king on g8 seen after the rook's lift, a false 4.4.2).
+    ///
+    /// A rook's touch waits the same way, and also while the arm that made it may still come
+    /// back under a new id (see `Tracker::resumed`): an arm hiding the whole first rank finds
+    /// the king's lift only as it withdraws, by which time the touch, written as the arm left,
+    /// is out (rendered game 220's 9. O-O, a low camera on White's side: a false 4.4.2).
     pub(super) fn rook_before_unseen_king(&self, hand: HandId, square: Square) -> bool {
-        let Some(track) = self.hands.values().find(|t| t.event_id == hand.0) else { return false };
+        let names = |t: &super::HandTrack| t.event_id == hand.0 || t.came_back.iter().any(|(old, _)| *old == hand.0);
+        let here = self.hands.values().find(|t| names(t));
+        let gone = || self.left.iter().find(|(at, t)| t.event_id == hand.0 && self.last_seen_t - at <= super::RESUME_SECS).map(|(_, t)| t);
+        let Some(track) = here.or_else(gone) else { return false };
         let color = Color::from(track.side);
         let (king, rook) = (Piece { color, role: Role::King }, Piece { color, role: Role::Rook });
         castlings(color).into_iter().any(|c| c.corner == square && self.told_board.piece_at(square) == Some(rook) && self.belief[usize::from(c.home)] == Some(king) && self.in_doubt(c.home))

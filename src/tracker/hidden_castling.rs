@@ -108,3 +108,33 @@ fn a_king_lifted_unseen_before_the_rook_is_lifted_first() {
     let (king, rook) = (lift(E1).expect("the king's lift"), lift(H1).expect("the rook's lift"));
     assert!(king < rook, "{events:?}");
 }
+
+/// O-O with the whole first rank under the arm from the king's lift until the arm has gone
+/// (a low camera on White's side): the fingertips rest on e1 too briefly for a touch, carry the
+/// king to g1, then rest on the rook long enough for one. The rook's touch is written as the arm
+/// leaves; the king's lift only as e1 shows, two frames later, dated by the stay on e1 before
+/// the touch (rendered game 220's 9. O-O: the stream never goes back, so the lift came after
+/// the rook's touch, a false 4.4.2). The rook's touch waits while the king's square is still
+/// unread after the arm that hid it left.
+#[test]
+fn a_rook_touched_after_a_king_lifted_unseen_is_touched_after_it() {
+    use Square::*;
+    let start = moved(&Board::default(), &[(E2, E4), (E7, E5), (G1, F3), (B8, C6), (F1, C4), (F8, C5)]);
+    let after = moved(&start, &[(E1, G1), (H1, F1)]);
+    let row: &[Square] = &[E1, F1, G1, H1, E2, F2, G2, H2];
+    let mut reel = Reel::new(&start);
+    reel.run(10, &start, None)
+        .run(4, &start, Some((E1, row)))
+        .run(8, &start, Some((F1, row)))
+        .run(10, &start, Some((G1, row)))
+        .run(12, &start, Some((H1, row)))
+        .run(10, &start, Some((F1, row)))
+        .run_seen(2, &start, None, |o| row.iter().for_each(|&sq| read_as(o, sq, SquareState::Occluded)));
+    reel.arm_id = 2;
+    reel.run(4, &after, Some((G2, &[G2, H2]))).run(60, &after, None);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+    let lift = events.iter().position(|e| matches!(e.kind, EventKind::Lift { square: E1, .. })).expect("the king's lift");
+    let touch = events.iter().position(|e| matches!(e.kind, EventKind::Touch { square: H1, .. }));
+    assert!(touch.is_none_or(|t| lift < t), "{events:?}");
+}

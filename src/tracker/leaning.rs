@@ -337,6 +337,38 @@ fn a_colour_change_to_a_piece_from_nowhere_leaves_the_piece_there() {
     assert_eq!(board, after, "{events:?}");
 }
 
+/// The a5 pawn read white, never surely, from early on with no arm near (a knight's lean), its
+/// change refused again and again; then ...Qd7 by an arm gone before d8 and d7 show, so that
+/// their changes are found with no hand near too, and, for some moment of showing, in the same
+/// frame as a5's once more: d8's lift fell between a5's lift and its refused place, and the
+/// pawn was left counted gone, the board never told again (rendered game 220's 15... Qd7, a
+/// false 7.5.3). Whenever d8 and d7 show, the board is told with the pawn and the queen on d7.
+#[test]
+fn a_colour_change_refused_with_other_changes_in_the_same_frame_leaves_the_piece_there() {
+    use Square::*;
+    let start: Board = "3qk3/8/8/p7/8/8/8/4K3".parse().expect("a placement");
+    let lifted = without(&start, &[D8]);
+    let after = moved(&start, &[(D8, D7)]);
+    let lean = |o: &mut Observation| o.squares[usize::from(A5)] = crate::types::SquareObs { state: SquareState::White, confidence: 0.5, role: None };
+    for unread in 0..32 {
+        let hidden = move |o: &mut Observation| {
+            lean(o);
+            read_as(o, D8, SquareState::Occluded);
+            read_as(o, D7, SquareState::Occluded);
+        };
+        let mut reel = Reel::new(&start);
+        reel.run(20, &start, None)
+            .run_seen(40, &start, None, lean)
+            .run_seen(10, &start, Some((D8, &[D8, E8, D7])), lean)
+            .run_seen(10, &lifted, Some((D7, &[D8, E8, D7, D6])), lean)
+            .run_seen(10, &after, Some((D6, &[D8, E8, D7, D6])), lean)
+            .run_seen(unread, &after, None, hidden)
+            .run_seen(90, &after, None, lean);
+        let told: Vec<Placement> = reel.events.iter().filter_map(|e| if let EventKind::Board { placement, .. } = &e.kind { Some(placement.clone()) } else { None }).collect();
+        assert_eq!(told.last(), Some(&Placement::from(&after)), "d8 and d7 unread {unread} frames after the arm: {:?}", reel.events);
+    }
+}
+
 /// 1. Qxd5 from b3: the arm lifts the pawn off d5, then the queen, and sets her on d5 while
 /// hiding c5 and d5 alike, its fingertips over c5 first. Once it has gone, d5 reads white and
 /// c5, which the queen leans over, a piece of colour untold, both in the same frame. The queen

@@ -74,9 +74,9 @@ impl Tracker {
             .filter(|(_, e)| matches!(e.kind, EventKind::Touch { hand, square } if grasping(hand, square, e.t)))
             .map(|(_, e)| e.t)
             .fold(mark, f64::min);
-        // A rook's lift waits while its king may have been lifted first, unseen (see
+        // A rook's touch or lift waits while its king may have been lifted first, unseen (see
         // `rook_before_unseen_king`): 4.4.2 turns on which of the two came first.
-        let rook_first = |e: &Event| matches!(e.kind, EventKind::Lift { hand, square } if self.rook_before_unseen_king(hand, square));
+        let rook_first = |e: &Event| matches!(e.kind, EventKind::Lift { hand, square } | EventKind::Touch { hand, square } if self.rook_before_unseen_king(hand, square));
         let mark = self.pending.iter().filter(|(_, e)| rook_first(e)).map(|(_, e)| e.t).fold(mark, f64::min);
         self.pending.sort_by(|a, b| a.1.t.total_cmp(&b.1.t).then(a.0.cmp(&b.0)));
         let ready = self.pending.iter().take_while(|(_, e)| e.t < mark).count();
