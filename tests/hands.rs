@@ -322,6 +322,32 @@ fn pieces_left_along_the_edge_are_not_the_arm_that_left_them() {
     assert_eq!(after[8..], [0; 4], "{after:?}");
 }
 
+/// A king's step from the far edge into the board (e8 left, f7 taken, its head leaning in over
+/// g6 on a low camera): the print it leaves comes in through the margin and reaches two squares
+/// and more into the board, as a hand at rest does, and the arm that made it was a hand a frame
+/// before over it. But that arm ran off the view, and once it has gone the print does not: it
+/// is no hand at rest whose arm is unseen, and is no arm once it has held still as a print must
+/// (rendered game 220's 16... Kf7: held as a hand at rest for three seconds after the arm left,
+/// it hid the move until after the clock was pressed, a false 7.5.3).
+#[test]
+fn the_print_a_piece_left_stepping_in_from_the_edge_is_not_the_arm_that_left_it() {
+    use opencv::core::Rect;
+    let rect = drawn_view();
+    let mut detector = HandDetector::new();
+    let mut see = |parts: &[Rect]| detector.detect(&rect, &rect.warp(&drawn_with(parts)).unwrap()).unwrap();
+    for _ in 0..3 {
+        assert!(see(&[]).is_empty());
+    }
+    // From the margin over the eighth rank to the sixth, half a square into it.
+    let print = Rect::new(240, 60, 40, 120);
+    for bottom in [100, 140, 180] {
+        let seen = see(&[Rect::new(240, 0, 40, bottom), print]);
+        assert_eq!(seen.len(), 1, "{seen:?}");
+    }
+    let after: Vec<usize> = (0..40).map(|_| see(&[print]).len()).collect();
+    assert_eq!(after[30..], [0; 10], "{after:?}");
+}
+
 /// White's hand at rest on the third rank, its arm the table's colour: its change comes in
 /// through the margin but never runs off the view, as the print a piece left on an edge square
 /// does. Held still for over a second it is still a hand: it reaches two and a half squares

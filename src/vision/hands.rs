@@ -180,6 +180,10 @@ struct Seen {
     /// How far in, in squares from where it came in, its own part reached then (without the
     /// patches of its hand joined to it: see [`HandDetector::hand_fragments`]).
     own_reach: Option<f32>,
+    /// Whether it was ever seen running off the view as an arm does (an
+    /// [`arm_age`](settle::Settled::arm_age)): an arm that never was (the table's colour) may
+    /// rest with only its hand seen; one that was, and no longer does, has withdrawn.
+    ran_off: bool,
     /// Frames since it was last seen passing across the view (`u32::MAX`: never).
     since_across: u32,
     /// Where its far end fell back to, at the board's edge, when it fell back further in one
@@ -321,7 +325,7 @@ impl HandDetector {
         let came_in: Vec<usize> = self.previous.iter().filter(|p| p.age == 0).map(|p| nearest_side(p.entry, w, h)).collect();
         let mut entries = entries(rect, &labels, n, &came_in)?;
         self.keep_ways_in(&labels, &stats, &area, &mut entries, rect.px)?;
-        let (lately, was_hand) = self.arms_lately(&labels, &area)?;
+        let settle::Lately { arm_age: lately, was_hand, ran_off } = self.arms_lately(&labels, &area)?;
         let stirred = self.stirred(&labels, n)?;
         unseen_ways_in(rect, &labels, &area, &stirred, &was_hand, &mut entries)?;
         // A hand at rest, its arm unseen (the table's colour): seen as a hand a frame before and
@@ -331,7 +335,7 @@ impl HandDetector {
         let by_edge: Vec<bool> = was_hand.iter().zip(&entries).map(|(&was, e)| was && e.is_some()).collect();
         let depth = reach_in(&labels, &stats, &by_edge, rect.board_rect())?;
         let resting_hand: Vec<bool> = by_edge.iter().zip(&depth).map(|(&was, &d)| was && f64::from(d) > RESTING_HAND_SQUARES * f64::from(rect.px)).collect();
-        let settled = self.settle(view, &closed, &labels, &entries, &area, (lately, &resting_hand, &stirred), rect.px)?;
+        let settled = self.settle(view, &closed, &labels, &entries, &area, (lately, &ran_off, &resting_hand, &stirred), rect.px)?;
         let scenery = settled_mask(&labels, &settled.ghosts)?;
         let prints = settled_mask(&labels, &settled.resting)?;
         let mut owner = arm_parts(&labels, &entries, &settled, rect.board_rect(), rect.px)?;
@@ -362,7 +366,7 @@ impl HandDetector {
                 let fell_back = reach(rect, last.entry, &last.last) - reached > LOST_RETREAT && reached < HOLD_REACH;
                 kept.or(fell_back.then_some(at))
             });
-            now.push(Seen { id, mask: r.mask.try_clone()?, entry: r.entry, age: 0, last: obs.clone(), furthest, arm_age: settled.arm_age[r.label as usize], own_reach: own_reach[r.label as usize].map(|d| (d / f64::from(rect.px)) as f32), since_across, stub });
+            now.push(Seen { id, mask: r.mask.try_clone()?, entry: r.entry, age: 0, last: obs.clone(), furthest, arm_age: settled.arm_age[r.label as usize], ran_off: settled.arm_age[r.label as usize].is_some() || before.is_some_and(|p| p.ran_off), own_reach: own_reach[r.label as usize].map(|d| (d / f64::from(rect.px)) as f32), since_across, stub });
             out.push(if stub.is_some() { without_fingertips(&obs) } else { obs });
         }
         // An arm lost for a moment (blur, an arm the colour of the table) is still there: it is

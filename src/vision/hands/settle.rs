@@ -21,7 +21,7 @@ impl HandDetector {
     /// [`arms_lately`](Self::arms_lately)'s; `resting_hand`, per label, whether it is a hand at
     /// rest, however still (see [`super::RESTING_HAND_SQUARES`]): it waits as an arm does;
     /// `stirred`, [`stirred`](Self::stirred)'s.
-    pub(super) fn settle(&mut self, view: &Mat, mask: &Mat, labels: &Mat, entries: &[Option<[f64; 2]>], area: &[u32], (lately, resting_hand, stirred): (Vec<Option<u32>>, &[bool], &[[u32; 4]]), px: i32) -> Result<Settled, VisionError> {
+    pub(super) fn settle(&mut self, view: &Mat, mask: &Mat, labels: &Mat, entries: &[Option<[f64; 2]>], area: &[u32], (lately, ran_off, resting_hand, stirred): (Vec<Option<u32>>, &[bool], &[bool], &[[u32; 4]]), px: i32) -> Result<Settled, VisionError> {
         let (w, h) = (labels.cols(), labels.rows());
         let n = entries.len();
         let data = labels.data_typed::<i32>()?;
@@ -115,6 +115,13 @@ impl HandDetector {
                 if off_view[l] && !ghost[l] && !head_left[l] { Some(age.unwrap_or(ARM_EDGE_FRAMES)) } else { lately[l].and(age) }
             })
             .collect();
+        // A hand at rest with its arm unseen is one whose arm was never seen: an arm seen running
+        // off the view that has lost the view's edge for longer than a resting wrist does has
+        // withdrawn, and what it leaves still is the print of the piece it moved (rendered game
+        // 220's 16... Kf7 on the far edge: e8 and f7, the king's head leaning in over g6, held as
+        // a hand at rest for three seconds after the arm had gone, hid the move until after the
+        // clock was pressed, a false 7.5.3).
+        let resting_hand: Vec<bool> = (0..n).map(|l| resting_hand[l] && !(ran_off[l] && arm_age[l].is_none())).collect();
         let settled: Vec<bool> = (0..n)
             .map(|l| {
                 let restless = if head_left[l] {
@@ -227,10 +234,11 @@ impl HandDetector {
     /// Per label, if it goes on from an arm seen in the last frame (most of each is the other),
     /// the frames since that arm last touched the view's edge within the picture; and whether it
     /// goes on from any hand seen then, an arm by where it runs off the view or not.
-    pub(super) fn arms_lately(&self, labels: &Mat, area: &[u32]) -> Result<(Vec<Option<u32>>, Vec<bool>), VisionError> {
+    pub(super) fn arms_lately(&self, labels: &Mat, area: &[u32]) -> Result<Lately, VisionError> {
         let n = area.len();
         let mut out = vec![None; n];
         let mut was_hand = vec![false; n];
+        let mut ran_off = vec![false; n];
         let data = labels.data_typed::<i32>()?;
         for p in self.previous.iter().filter(|p| p.age == 0) {
             let mut both = vec![0u32; n];
@@ -246,14 +254,25 @@ impl HandDetector {
                 // it only, which is no arm.
                 if 2 * both[l] >= area[l] + size - both[l] {
                     was_hand[l] = true;
+                    ran_off[l] |= p.ran_off;
                     if let Some(age) = p.arm_age {
                         out[l] = Some(out[l].map_or(age, |a: u32| a.min(age)));
                     }
                 }
             }
         }
-        Ok((out, was_hand))
+        Ok(Lately { arm_age: out, was_hand, ran_off })
     }
+}
+
+/// What [`HandDetector::arms_lately`] found, per label: where it goes on from an arm seen the
+/// frame before (most of each is the other), that arm's [`Settled::arm_age`]; whether it was a
+/// hand; and whether that arm was ever seen running off the view as an arm does (see
+/// `Seen::ran_off`).
+pub(super) struct Lately {
+    pub arm_age: Vec<Option<u32>>,
+    pub was_hand: Vec<bool>,
+    pub ran_off: Vec<bool>,
 }
 
 /// What [`HandDetector::settle`] found, per label.
