@@ -350,12 +350,12 @@ fn a_colour_change_refused_with_other_changes_in_the_same_frame_leaves_the_piece
     let lifted = without(&start, &[D8]);
     let after = moved(&start, &[(D8, D7)]);
     let lean = |o: &mut Observation| o.squares[usize::from(A5)] = crate::types::SquareObs { state: SquareState::White, confidence: 0.5, role: None };
+    let hidden = |o: &mut Observation| {
+        lean(o);
+        read_as(o, D8, SquareState::Occluded);
+        read_as(o, D7, SquareState::Occluded);
+    };
     for unread in 0..32 {
-        let hidden = move |o: &mut Observation| {
-            lean(o);
-            read_as(o, D8, SquareState::Occluded);
-            read_as(o, D7, SquareState::Occluded);
-        };
         let mut reel = Reel::new(&start);
         reel.run(20, &start, None)
             .run_seen(40, &start, None, lean)
