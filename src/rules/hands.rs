@@ -107,6 +107,24 @@ mod art_4_1 {
     }
 
     #[test]
+    fn art_4_1_a_piece_passed_between_hands_is_two_hands_however_late_it_is_told() {
+        // The staged two-hands scene read from pixels: the knight lifted by the first hand and
+        // passed to the second shows only once both have left; the tracker tells the lift and
+        // the setting down then, each under the id of the hand that made it.
+        let d = Script::new().mv("e2e4").mv("e7e5")
+            .enter(0, W).touch(0, "g1").enter(1, W).leave(0).leave(1).lift(0, "g1").place(1, "f3").release(1, "f3").clock(W)
+            .run();
+        assert_eq!(sans(&d).last().unwrap(), "Nf3", "{d:?}");
+        assert_eq!(violations(&d), [("4.1", Some(W)), ("7.5.4", Some(W))], "{d:?}");
+        // One hand that did it all, told as late, is one hand.
+        let d = Script::new().mv("e2e4").mv("e7e5")
+            .enter(0, W).touch(0, "g1").enter(1, W).leave(1).leave(0).lift(0, "g1").place(0, "f3").release(0, "f3").clock(W)
+            .run();
+        assert_eq!(sans(&d).last().unwrap(), "Nf3", "{d:?}");
+        assert!(violations(&d).is_empty(), "{d:?}");
+    }
+
+    #[test]
     fn art_4_1_hands_one_after_the_other_are_one_hand_at_a_time() {
         // The taken piece removed by one hand that leaves, the capture made by a new hand.
         let d = Script::new().mv("e2e4").mv("d7d5")

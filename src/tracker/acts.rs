@@ -69,6 +69,9 @@ impl Tracker {
                 // the piece that left a square goes where a piece of its colour appeared, and the
                 // next board snapshot tells the rules what now stands where.
                 if act.lift {
+                    if act.gone.is_some_and(|g| self.lifted_by_gone(&act, g)) {
+                        continue;
+                    }
                     self.unheard = true;
                     taken.extend(self.belief[i].map(|p| (act.square, p)));
                     self.unattended.extend(self.belief[i].take().map(|p| (p, act.square)));
@@ -114,9 +117,12 @@ impl Tracker {
                     };
                     let comes_back = |l: &super::Loose| l.own || (l.from == act.square && !taker_gone(l));
                     let gone = act.pick(&self.loose, |l| ((l.at >= recent || under_arm(l)) && after_lift(l) && comes_back(l)).then_some(&l.piece));
+                    // When the piece was lifted, where a hand lifted it.
+                    let mut in_hand = None;
                     let piece = match (k, gone) {
                         (Some(k), _) => self.unattended.remove(k).0,
                         (None, Some(g)) => {
+                            in_hand = Some(self.loose[g].lifted);
                             // Where it set down on a square whose piece just came off, that
                             // piece was taken, not left to turn up elsewhere.
                             if let Some(k) = off(&taken, act.square).and_then(|q| self.unattended.iter().rposition(|(p, _)| *p == q)) {
@@ -154,7 +160,14 @@ impl Tracker {
                                 continue;
                             }
                             match emptied.or_else(|| hidden.and_then(|s| self.belief[usize::from(s)].take().map(|p| (p, s)))) {
-                                Some((piece, _)) => piece,
+                                // Set down by an arm gone, one of two hands: its lift is the
+                                // hand's that stayed longest where it stood.
+                                Some((piece, from)) => {
+                                    if act.gone.is_some() {
+                                        in_hand = self.gone_lifted(from, None);
+                                    }
+                                    piece
+                                }
                                 // A piece seen gone that could not have come here, while a square
                                 // whose piece could have is still unseen or being seen emptied: the
                                 // square is looked at again until that one shows (rendered game 165:
@@ -202,7 +215,12 @@ impl Tracker {
                             }
                         }
                     };
-                    self.unheard = true;
+                    // Set down by an arm gone, with a piece a hand lifted: written under its id.
+                    // Else only a board snapshot tells the rules.
+                    match (act.gone, in_hand) {
+                        (Some(g), Some(lifted)) => self.set_down_by_gone(&act, g, piece, lifted),
+                        _ => self.unheard = true,
+                    }
                     self.captured_on(act.square, piece);
                     self.belief[i] = Some(piece);
                     self.to_move = !piece.color;
@@ -323,6 +341,11 @@ impl Tracker {
                     Some(k) => self.unattended.remove(k),
                     None => self.take_seen_emptied(|t, p, from| own(p) && t.could_reach(p, from, act.square))?,
                 };
+                // Unless an arm gone stayed on that square longer: it lifted the piece and passed
+                // it on (see `gone.rs`).
+                if let Some(at) = self.gone_lifted(from, self.visit_of(id, from)) {
+                    return Some(self.held(piece, at, from, at.1, None));
+                }
                 let at = (act.at.0.saturating_sub(1), act.at.1 - step);
                 // Where this hand's fingertips were on that square, a rest beside it that began
                 // as they left was the hand rising with the piece (rendered game 215's 8. Nc3).

@@ -128,7 +128,15 @@ impl Tracker {
             // piece set down that vision has not yet taken in.
             let since = self.clear_at[i] - STAY_LAG_SECS;
             let on_it = self.longest_on(shakmaty::Bitboard::from_square(sq), since).filter(came_before);
+            // Or an arm gone a moment ago that stayed on the square longer than any hand still
+            // here, the square unseen since: it lifted or set down there under itself, and what
+            // it did shows only now (see `gone.rs`). Not a change of colour: a capture's two
+            // acts stay one hand's.
+            let plain = (settled == SquareState::Empty) != (seen == SquareState::Empty);
             let who = on_it.or_else(|| self.longest_on(shakmaty::attacks::king_attacks(sq), since).filter(came_before));
+            let gone = self.gone_stay(sq, unchanged - STAY_LAG_SECS).filter(|(_, g)| plain && on_it.is_none_or(|(_, v)| g.length() > v.length()));
+            let on_it = on_it.filter(|_| gone.is_none());
+            let who = who.filter(|_| gone.is_none());
             // Uncovered by an arm, that is: a square vision alone could not read, with no arm on
             // it or beside it (the shade an arm leaves as it goes, a shadow crossing the board),
             // was not hidden, and what it then shows is no likelier than any change no hand was
@@ -145,7 +153,7 @@ impl Tracker {
             let beside = on_it.is_none();
             // A change no hand was near must last much longer before it counts: it is far more
             // often a misread (an arm not seen, a reflection) than a piece falling over.
-            let needed = if who.is_some() && !(revealed && beside) {
+            let needed = if gone.is_some() || (who.is_some() && !(revealed && beside)) {
                 self.cfg.confirm_frames
             } else if revealed {
                 self.cfg.revealed_frames
@@ -158,8 +166,9 @@ impl Tracker {
             // What the frames agreed on, which may be a piece of colour untold.
             let seen = self.candidate[i].0;
             self.candidate[i] = (seen, 0);
-            let end = who.map_or((obs.frame, obs.t), |(_, v)| v.end);
-            let middle = who.map_or(end, |(_, v)| {
+            let stay = who.or(gone);
+            let end = stay.map_or((obs.frame, obs.t), |(_, v)| v.end);
+            let middle = stay.map_or(end, |(_, v)| {
                 let t = (v.start.1 + v.end.1) / 2.0;
                 (((v.start.0 + v.end.0) / 2), t)
             });
@@ -167,7 +176,7 @@ impl Tracker {
             // change was first seen. A piece of colour untold that no hand was near goes to no
             // hand: whose it is comes from where pieces went (see apply_acts).
             let hand = who.map(|(id, _)| id).or_else(|| {
-                if seen == SquareState::Piece {
+                if seen == SquareState::Piece || gone.is_some() {
                     return None;
                 }
                 self.hands.iter().filter(|(_, t)| t.entered <= changed && could_have(t)).max_by(|a, b| a.1.entered.total_cmp(&b.1.entered)).map(|(id, _)| *id)
@@ -182,14 +191,15 @@ impl Tracker {
             };
             let guessed = who.is_none() && hand.and_then(|id| self.hands.get(&id)).is_some_and(far);
             let role = obs.squares[i].role;
+            let gone = gone.map(|(id, _)| id);
             match (settled, seen) {
-                (SquareState::Empty, c) => acts.push(Act { at: middle, until: end, hand, square: sq, lift: false, colour: colour(c), role, guessed }),
-                (_, SquareState::Empty) => acts.push(Act { at: end, until: end, hand, square: sq, lift: true, colour: None, role: None, guessed }),
+                (SquareState::Empty, c) => acts.push(Act { at: middle, until: end, hand, square: sq, lift: false, colour: colour(c), role, guessed, gone }),
+                (_, SquareState::Empty) => acts.push(Act { at: end, until: end, hand, square: sq, lift: true, colour: None, role: None, guessed, gone }),
                 (_, c) => {
                     // A colour change: the taken piece off, the taker on. The victim's lift
                     // keeps the stay's end, when the fingertips left the square with it.
-                    acts.push(Act { at: middle, until: end, hand, square: sq, lift: true, colour: None, role: None, guessed });
-                    acts.push(Act { at: middle, until: end, hand, square: sq, lift: false, colour: colour(c), role, guessed });
+                    acts.push(Act { at: middle, until: end, hand, square: sq, lift: true, colour: None, role: None, guessed, gone });
+                    acts.push(Act { at: middle, until: end, hand, square: sq, lift: false, colour: colour(c), role, guessed, gone });
                 }
             }
         }

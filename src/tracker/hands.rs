@@ -5,8 +5,13 @@ use std::collections::BTreeMap;
 
 use shakmaty::Square;
 
-use super::{HandTrack, Held, LEAVE_SECS, Loose, RESUME_SECS, STILL_SQUARES, TOUCH_INSET, Tracker, Visit};
+use super::{HandTrack, Held, LEAVE_SECS, LOOSE_SECS, Loose, RESUME_SECS, STILL_SQUARES, TOUCH_INSET, Tracker, Visit};
 use crate::types::{EventKind, HandId, Observation, Side};
+
+/// How long before an arm was last over the board another of its player's may have come in and
+/// still be the same arm, seen for a moment under two ids (vision holds an arm it lost where it
+/// was last seen for a few frames while it finds it again elsewhere), seconds.
+pub(super) const JOIN_SECS: f64 = 0.5;
 
 impl Tracker {
     pub(super) fn follow_hands(&mut self, obs: &Observation, now: (u64, f64)) {
@@ -106,11 +111,13 @@ impl Tracker {
     /// arm lost above c2; the a2 pawn under the arm seen again was taken for the piece set on
     /// a4, and 9. a4 recorded).
     fn resumed(&mut self, side: Side, now: f64) -> Option<HandTrack> {
-        self.left.retain(|(at, _)| now - at <= RESUME_SECS);
+        // Arms gone longer ago are kept a while for what they did that shows only later (see
+        // `gone.rs`).
+        self.left.retain(|(at, _)| now - at <= LOOSE_SECS);
         if self.hands.values().any(|t| t.side == side) {
             return None;
         }
-        let k = self.left.iter().rposition(|(_, t)| t.side == side)?;
+        let k = self.left.iter().rposition(|(at, t)| t.side == side && now - at <= RESUME_SECS)?;
         let (_, mut track) = self.left.remove(k);
         let id = track.event_id;
         for l in self.loose.extract_if(.., |l| l.hand == id) {
@@ -182,7 +189,7 @@ impl Tracker {
     /// sample_clip_3s.mp4` halved in size: 1... e5 made by the hand that made 1. e4, the pawn
     /// set down as the arm left, was taken for a capture's victim carried off and never set
     /// down). A victim is lifted while its taker is expected to move.
-    fn own_piece(&self, held: &Held, side: Side) -> bool {
+    pub(super) fn own_piece(&self, held: &Held, side: Side) -> bool {
         let colour = held.piece.color;
         colour == shakmaty::Color::from(side) || (held.movers && !self.hands_seen[colour])
     }
@@ -203,7 +210,10 @@ impl Tracker {
             // The same player's arm that came in while this one was about, and stays: one arm
             // vision saw as two for a moment, the new id going on with what the old one held
             // and where it grasped (see [`join`](Self::join)).
-            let successor = self.hands.iter().filter(|(k, t)| !gone.contains(k) && t.side == track.side && t.entered > track.entered).max_by(|a, b| a.1.entered.total_cmp(&b.1.entered)).map(|(k, _)| *k);
+            // Only one that came in just before this one was last over the board: two arms of
+            // one player over it together for longer are two hands (see `gone.rs`).
+            let just_before = |t: &HandTrack| t.entered > track.entered && track.last_over - t.entered <= JOIN_SECS;
+            let successor = self.hands.iter().filter(|(k, t)| !gone.contains(k) && t.side == track.side && just_before(t)).max_by(|a, b| a.1.entered.total_cmp(&b.1.entered)).map(|(k, _)| *k);
             match successor {
                 Some(next) => self.join(next, track),
                 None => self.leave(track, now.1),

@@ -22,6 +22,11 @@ impl Tracker {
     /// by that dwell; when the square is uncovered and seen empty, nothing more happens.
     pub(super) fn lift_unseen(&mut self, id: u32, to: Square, colour: Option<Color>, role: Option<Role>) -> Option<Held> {
         let (from, visit) = self.grasps(id, to, colour, role).into_iter().max_by(|a, b| a.1.end.1.total_cmp(&b.1.end.1))?;
+        // Lifted by an arm gone, that stayed there longer: it passed the piece on.
+        if let Some(at) = self.gone_lifted(from, Some(visit)) {
+            let piece = self.belief[usize::from(from)].take()?;
+            return Some(self.held(piece, at, from, at.1, None));
+        }
         let piece = self.belief[usize::from(from)].take()?;
         let hand = HandId(self.hands.get(&id).map_or(id, |t| t.event_id));
         // A rest beside it that began as the fingertips left it, still waiting to be written,

@@ -14,8 +14,10 @@ mod aim;
 mod castle;
 mod changes;
 mod doubt;
+mod gone;
 mod inferred;
 mod hands;
+use hands::JOIN_SECS;
 mod misread;
 mod moves;
 mod stream;
@@ -197,6 +199,9 @@ struct Act {
     /// Credited to a hand whose fingertips were seen too far off to have done it: see
     /// [`Held::guessed`].
     guessed: bool,
+    /// The event id of an arm gone a moment ago that did it (see `gone.rs`); `hand` is then
+    /// `None`.
+    gone: Option<u32>,
 }
 
 impl Act {
@@ -581,3 +586,5 @@ mod reach;
 mod resumed;
 #[cfg(test)]
 mod shade;
+#[cfg(test)]
+mod two_hands;
