@@ -128,12 +128,12 @@ impl Tracker {
             // piece set down that vision has not yet taken in.
             let since = self.clear_at[i] - STAY_LAG_SECS;
             let on_it = self.longest_on(shakmaty::Bitboard::from_square(sq), since).filter(came_before);
+            let who = on_it.or_else(|| self.longest_on(shakmaty::attacks::king_attacks(sq), since).filter(came_before));
             // Or an arm gone a moment ago that stayed on the square longer than any hand still
             // here, the square unseen since: it lifted or set down there under itself, and what
             // it did shows only now (see `gone.rs`). Not a change of colour: a capture's two
             // acts stay one hand's.
             let plain = (settled == SquareState::Empty) != (seen == SquareState::Empty);
-            let who = on_it.or_else(|| self.longest_on(shakmaty::attacks::king_attacks(sq), since).filter(came_before));
             let gone = self.gone_stay(sq, unchanged - STAY_LAG_SECS).filter(|(_, g)| plain && on_it.is_none_or(|(_, v)| g.length() > v.length()));
             let on_it = on_it.filter(|_| gone.is_none());
             let who = who.filter(|_| gone.is_none());

@@ -59,9 +59,6 @@ impl Tracker {
         self.emit(release, EventKind::Release { hand: HandId(gone), square: act.square });
     }
 
-    /// Where hand `id` is taken to have lifted, unseen, the piece on `from` during its stay
-    /// `visit` there: an arm gone that stayed there longer, the square unseen since, lifted it
-    /// (and passed it on). Its event id and stay.
     /// The lift from `from` that a hand is taken to have made unseen (on its stay `visit` there,
     /// if any), written under the arm gone that stayed there longer, if one did: when it was.
     pub(super) fn gone_lifted(&mut self, from: Square, visit: Option<Visit>) -> Option<(u64, f64)> {
@@ -71,6 +68,9 @@ impl Tracker {
         Some(stay.end)
     }
 
+    /// Where a hand is taken to have lifted, unseen, the piece on `from` during its stay `visit`
+    /// there: an arm gone that stayed there longer, the square unseen since, lifted it (and
+    /// passed it on). Its event id and stay.
     fn lifted_before_by_gone(&self, from: Square, visit: Visit) -> Option<(u32, Visit)> {
         // Last seen as it was: when last seen, unless seen changed since it was last hidden (its
         // change found in this very frame, its act still to come).
