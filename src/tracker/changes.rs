@@ -70,6 +70,13 @@ impl Tracker {
                 self.miscoloured.discard(sq);
             }
             let seen = if misread { SquareState::Piece } else { seen };
+            // Nor is the lean over a square whose piece left under it read as its piece (see
+            // [`lean_stays`](Self::lean_stays)).
+            let leaned = self.lean_stays(sq, seen);
+            if !leaned {
+                self.leaned_over[i] = None;
+            }
+            let seen = if leaned { SquareState::Empty } else { seen };
             // A piece of colour untold where one stands is no change: vision could not tell
             // its colour, not that it changed.
             if seen.fits(self.belief[i]) {
@@ -204,6 +211,17 @@ impl Tracker {
             }
         }
         acts
+    }
+
+    /// Whether `sq`, read as `seen`, shows the lean it was left with (see
+    /// [`Tracker::leaned_over`]): still empty as believed, read in the lean's colour, and no
+    /// hand's fingertips have rested on it since (a piece set there, in the lean's colour,
+    /// would read the same).
+    fn lean_stays(&self, sq: Square, seen: SquareState) -> bool {
+        let i = usize::from(sq);
+        let Some((c, since)) = self.leaned_over[i] else { return false };
+        let rested = self.hands.keys().any(|&id| self.visit_of(id, sq).is_some_and(|v| v.end.1 >= since && v.length() >= self.cfg.dwell_secs));
+        self.belief[i].is_none() && colour(seen) == Some(c) && !rested
     }
 
     /// The player whose arm hides `sq`: one covering it, else one covering a square next to it.

@@ -21,7 +21,17 @@ impl Tracker {
     /// the knight last (rendered game 85: 2. Nf3 read as 2. f3). Its lift is written now, timed
     /// by that dwell; when the square is uncovered and seen empty, nothing more happens.
     pub(super) fn lift_unseen(&mut self, id: u32, to: Square, colour: Option<Color>, role: Option<Role>) -> Option<Held> {
-        let (from, visit) = self.grasps(id, to, colour, role).into_iter().max_by(|a, b| a.1.end.1.total_cmp(&b.1.end.1))?;
+        let grasped = self.grasps(id, to, colour, role).into_iter().max_by(|a, b| a.1.end.1.total_cmp(&b.1.end.1));
+        let (from, visit) = match grasped {
+            Some(g) => g,
+            None => {
+                let (from, visit) = self.touched_under_a_lean(id, to, colour, role)?;
+                // What reads there from now on is the lean, not the piece.
+                let j = usize::from(from);
+                self.leaned_over[j] = self.belief[j].map(|p| (p.color, self.last_seen_t));
+                (from, visit)
+            }
+        };
         // Lifted by an arm gone, that stayed there longer: it passed the piece on.
         if let Some(at) = self.gone_lifted(from, Some(visit)) {
             let piece = self.belief[usize::from(from)].take()?;
@@ -48,6 +58,29 @@ impl Tracker {
         let colour = colour.unwrap_or(Color::from(track.side));
         let beside = track.placed & shakmaty::attacks::king_attacks(to);
         beside.into_iter().any(|p| self.belief[usize::from(p)].is_some_and(|q| q.color == colour)) && self.grasps(id, to, Some(colour), role).iter().any(|&(s, _)| self.in_doubt(s) && !self.castles(s, to))
+    }
+
+    /// Failing a grasp (see [`grasps`](Self::grasps)), the one square whose piece hand `id`
+    /// dwelt on as long as a touch takes, and did not set down, that may be the piece it set
+    /// down on `to`, though vision
+    /// reads it still standing there: a tall neighbour leaning over an emptied square reads as a
+    /// piece of its colour (rendered games 215's 19. Bf4 and 420's 14. O-O, from a camera behind
+    /// Black: the queen on c2 leaning over c1, on e2 over e1; the bishop and the king touched,
+    /// lifted under the fingertips and set down in plain view, were refused as pieces from
+    /// nowhere, and the clock pressed a false 7.5.3). With its stay there.
+    fn touched_under_a_lean(&self, id: u32, to: Square, colour: Option<Color>, role: Option<Role>) -> Option<(Square, Visit)> {
+        let occupied = self.occupied();
+        // Only for the first piece the hand sets down: beside one set down, a lean reads as a
+        // second (see [`second_unseen`](Self::second_unseen)).
+        let track = self.hands.get(&id).filter(|t| t.placed.is_empty())?;
+        let colour = colour.unwrap_or(Color::from(track.side));
+        let dwelt = |s: Square| self.visit_of(id, s).is_some_and(|v| v.length() >= self.cfg.dwell_secs);
+        let mut found = Square::ALL.into_iter().filter(|&s| s != to && dwelt(s) && !track.placed.contains(s) && !self.seen_after_change(s, to) && self.may_have_come(s, to, colour, role, occupied));
+        let from = found.next()?;
+        if found.next().is_some() {
+            return None;
+        }
+        Some((from, self.visit_of(id, from)?))
     }
 
     /// The squares hand `id` dwelt on whose piece may be the one it set down on `to` (see

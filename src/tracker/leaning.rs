@@ -426,3 +426,48 @@ fn a_square_unreadable_before_the_arm_came_over_it_is_the_arms() {
     let (board, events) = reel.finish();
     assert_eq!(board, after, "{events:?}");
 }
+
+/// 19. Bf4 with the queen on c2 leaning over c1 (a camera behind Black): the fingertips rest on
+/// the bishop, the arm hides c1 as it lifts it, and from then on c1 reads white again, the
+/// queen's head over it. The bishop set on f4 in plain view came from c1 all the same: the one
+/// piece the hand rested on that could have (rendered game 215, the bishop refused as a piece
+/// from nowhere and the clock pressed a false 7.5.3). Then the f1 rook goes to d1 past c1,
+/// still read white: the lean is no piece set there (rendered game 215's 31. Rfd1, recorded
+/// Rfc1 before c1's lean was known for one).
+#[test]
+fn a_piece_lifted_from_under_a_neighbours_lean_is_the_one_set_down() {
+    use Square::*;
+    let start: Board = "4k3/8/8/8/8/8/2Q5/2B2RK1".parse().expect("a placement");
+    let lifted = without(&start, &[C1]);
+    let bishop_moved = moved(&start, &[(C1, F4)]);
+    let rook_up = without(&bishop_moved, &[F1]);
+    let after = moved(&bishop_moved, &[(F1, D1)]);
+    let lean = |o: &mut Observation| {
+        if o.squares[usize::from(C1)].state == SquareState::Empty {
+            read_as(o, C1, SquareState::White);
+        }
+    };
+    let mut reel = Reel::new(&start);
+    reel.run(10, &start, None)
+        .run(12, &start, Some((C1, &[B1])))
+        .run(4, &lifted, Some((C1, &[B1, C1, D1])))
+        .run_seen(8, &lifted, Some((D2, &[D1, D2])), lean)
+        .run_seen(8, &lifted, Some((E3, &[D2, E2, E3])), lean)
+        .run_seen(10, &bishop_moved, Some((F4, &[E3, F3])), lean)
+        .run_seen(8, &bishop_moved, Some((E3, &[D2, E2, E3])), lean)
+        .run_seen(30, &bishop_moved, None, lean);
+    let (board, events) = Reel::finish_keep(&mut reel);
+    assert_eq!(board, bishop_moved, "{events:?}");
+    let lifts: Vec<Square> = events.iter().filter_map(|e| if let EventKind::Lift { square, .. } = e.kind { Some(square) } else { None }).collect();
+    assert_eq!(lifts, [C1], "{events:?}");
+    reel.arm_id = 2;
+    reel.run_seen(10, &bishop_moved, Some((F1, &[G1])), lean)
+        .run_seen(4, &rook_up, Some((F1, &[F1, G1])), lean)
+        .run_seen(8, &rook_up, Some((E1, &[E1, F1, E2])), lean)
+        .run_seen(10, &rook_up, Some((D2, &[C1, D1, E1, D2])), lean)
+        .run_seen(10, &after, Some((D1, &[D1, E1, D2])), lean)
+        .run_seen(8, &after, Some((E2, &[E1, E2])), lean)
+        .run_seen(60, &after, None, lean);
+    let (board, events) = reel.finish();
+    assert_eq!(board, after, "{events:?}");
+}

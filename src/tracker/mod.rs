@@ -284,6 +284,11 @@ pub struct Tracker {
     /// Squares whose piece vision reads in the other colour (see `misread.rs`): that
     /// colour read there is the piece, until the square reads otherwise.
     miscoloured: shakmaty::Bitboard,
+    /// Squares whose piece was taken to have left though vision read it still there (see
+    /// `inferred.rs`: a tall neighbour leaning over them), with that colour and since when:
+    /// that colour read there is the lean, no change, until the square reads otherwise or a
+    /// hand's fingertips rest on it.
+    leaned_over: [Option<(Color, f64)>; 64],
     /// When the board was last told to the rules as settled.
     told_at: f64,
     /// The board last told (see [`castling_king_unheard`](Self::castling_king_unheard)).
@@ -311,7 +316,7 @@ impl Tracker {
         let candidate = std::array::from_fn(|i| (SquareState::of(belief[i]), 0));
         let told = belief.map(|p| p.map(|p| p.color));
         let (next_hand, to_move) = (cfg.first_hand, cfg.to_move);
-        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), left: Vec::new(), next_hand, clock_was: [false; 2], presses: Vec::new(), loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], covered_at: [f64::NEG_INFINITY; 64], arm_seen_at: f64::NEG_INFINITY, changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], clear_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], hid_since: [f64::NEG_INFINITY; 64], told, told_over: told, refused: shakmaty::Bitboard::EMPTY, refused_at: [f64::NEG_INFINITY; 64], miscoloured: shakmaty::Bitboard::EMPTY, told_at: f64::NEG_INFINITY, told_board: Board::empty(), hands_seen: shakmaty::ByColor::default(), dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
+        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), left: Vec::new(), next_hand, clock_was: [false; 2], presses: Vec::new(), loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], covered_at: [f64::NEG_INFINITY; 64], arm_seen_at: f64::NEG_INFINITY, changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], clear_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], hid_since: [f64::NEG_INFINITY; 64], told, told_over: told, refused: shakmaty::Bitboard::EMPTY, refused_at: [f64::NEG_INFINITY; 64], miscoloured: shakmaty::Bitboard::EMPTY, leaned_over: [None; 64], told_at: f64::NEG_INFINITY, told_board: Board::empty(), hands_seen: shakmaty::ByColor::default(), dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
     }
 
     /// The squares the tracker believes hold a piece.
@@ -343,6 +348,7 @@ impl Tracker {
         self.unattended.clear();
         self.loose.clear();
         self.left.clear();
+        self.leaned_over = [None; 64];
     }
 
     /// The game's board after a move the rules decided. Where it shows the same colour on every

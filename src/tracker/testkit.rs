@@ -118,6 +118,11 @@ impl Reel {
         self.n += 1;
     }
 
+    /// The board believed so far, and the events written so far, the reel going on.
+    pub fn finish_keep(reel: &mut Reel) -> (Board, Vec<Event>) {
+        (reel.tracker.board(), reel.events.clone())
+    }
+
     /// The end of the stream: the board believed, and every event.
     pub fn finish(mut self) -> (Board, Vec<Event>) {
         self.events.extend(self.tracker.finish());
