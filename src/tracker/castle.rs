@@ -39,7 +39,7 @@ impl Tracker {
     pub(super) fn rook_before_unseen_king(&self, hand: HandId, square: Square) -> bool {
         let names = |t: &super::HandTrack| t.event_id == hand.0 || t.came_back.iter().any(|(old, _)| *old == hand.0);
         let here = self.hands.values().find(|t| names(t));
-        let gone = || self.left.iter().find(|(at, t)| t.event_id == hand.0 && self.last_seen_t - at <= super::RESUME_SECS).map(|(_, t)| t);
+        let gone = || self.gone_track(hand.0).filter(|(at, _)| self.last_seen_t - at <= super::RESUME_SECS).map(|(_, t)| t);
         let Some(track) = here.or_else(gone) else { return false };
         let color = Color::from(track.side);
         let (king, rook) = (Piece { color, role: Role::King }, Piece { color, role: Role::Rook });

@@ -141,7 +141,7 @@ impl Tracker {
             // it did shows only now (see `gone.rs`). Not a change of colour: a capture's two
             // acts stay one hand's.
             let plain = (settled == SquareState::Empty) != (seen == SquareState::Empty);
-            let gone = self.gone_stay(sq, unchanged - STAY_LAG_SECS).filter(|(_, g)| plain && on_it.is_none_or(|(_, v)| g.length() > v.length()));
+            let gone = if plain { self.gone_stay(sq, unchanged - STAY_LAG_SECS).filter(|(_, g)| on_it.is_none_or(|(_, v)| g.length() > v.length())) } else { None };
             let on_it = on_it.filter(|_| gone.is_none());
             let who = who.filter(|_| gone.is_none());
             // Uncovered by an arm, that is: a square vision alone could not read, with no arm on
@@ -220,7 +220,7 @@ impl Tracker {
     fn lean_stays(&self, sq: Square, seen: SquareState) -> bool {
         let i = usize::from(sq);
         let Some((c, since)) = self.leaned_over[i] else { return false };
-        let rested = self.hands.keys().any(|&id| self.visit_of(id, sq).is_some_and(|v| v.end.1 >= since && v.length() >= self.cfg.dwell_secs));
+        let rested = self.hands.keys().any(|&id| self.rested_on(id, sq).is_some_and(|v| v.end.1 >= since));
         self.belief[i].is_none() && colour(seen) == Some(c) && !rested
     }
 

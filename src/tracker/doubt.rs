@@ -50,7 +50,7 @@ impl Tracker {
     /// square shows.
     pub(super) fn guess_beside_grasp(&self, id: u32, held: &Held, to: Square) -> bool {
         let (piece, from) = (&held.piece, held.from);
-        let grasped = |s: Square| self.visit_of(id, s).is_some_and(|v| v.length() >= self.cfg.dwell_secs);
+        let grasped = |s: Square| self.rested_on(id, s).is_some();
         held.guessed.is_some() && !self.could_reach(piece, from, to) && self.sources_in_doubt(to, Some(piece.color)).any(|s| s != from && grasped(s))
     }
 

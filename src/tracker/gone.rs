@@ -32,11 +32,16 @@ impl Tracker {
         self.hands.values().any(|t| together(t, t.last_over)) || self.left.iter().any(|(at, t)| together(t, *at))
     }
 
+    /// The arm gone under event id `id`, and when it left.
+    pub(super) fn gone_track(&self, id: u32) -> Option<(f64, &HandTrack)> {
+        self.left.iter().find(|(_, t)| t.event_id == id).map(|(at, t)| (*at, t))
+    }
+
     /// `act`, a lift by the arm gone under event id `gone`: written under that id, the piece
     /// loose as one that left in its hand. Whether there was a piece to lift.
     pub(super) fn lifted_by_gone(&mut self, act: &Act, gone: u32) -> bool {
         let i = usize::from(act.square);
-        let Some((left_at, side, over)) = self.left.iter().find(|(_, t)| t.event_id == gone).map(|(at, t)| (*at, t.side, t.longest.keys().copied().collect::<shakmaty::Bitboard>())) else { return false };
+        let Some((left_at, side, over)) = self.gone_track(gone).map(|(at, t)| (at, t.side, t.longest.keys().copied().collect::<shakmaty::Bitboard>())) else { return false };
         let Some(piece) = self.belief[i].take() else { return false };
         self.emit(act.at, EventKind::Lift { hand: HandId(gone), square: act.square });
         let held = self.held(piece, act.at, act.square, self.unchanged_at[i].min(act.at.1), None);
@@ -50,7 +55,7 @@ impl Tracker {
     /// (the rules took it as carried off with the hand that lifted it).
     pub(super) fn set_down_by_gone(&mut self, act: &Act, gone: u32, piece: Piece, lifted: (u64, f64)) {
         let step = 1.0 / self.fps_hint;
-        let side = self.left.iter().find(|(_, t)| t.event_id == gone).map(|(_, t)| t.side);
+        let side = self.gone_track(gone).map(|(_, t)| t.side);
         let own = side.is_some_and(|s| Color::from(s) == piece.color);
         let at = if lifted.1 >= act.at.1 { (lifted.0 + 1, lifted.1 + step) } else { act.at };
         let (named, color) = if own { (None, None) } else { (Some(piece.role), Some(Side::from(piece.color))) };

@@ -166,6 +166,11 @@ impl Tracker {
         }
     }
 
+    /// Hand `id`'s longest stay over `sq`, if it lasted as long as a touch takes.
+    pub(super) fn rested_on(&self, id: u32, sq: Square) -> Option<Visit> {
+        self.visit_of(id, sq).filter(|v| v.length() >= self.cfg.dwell_secs)
+    }
+
     /// The longest stay of any hand over any of `squares` that ended at `since` or later, with
     /// the hand.
     pub(super) fn longest_on(&self, squares: shakmaty::Bitboard, since: f64) -> Option<(u32, Visit)> {

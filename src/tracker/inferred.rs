@@ -32,12 +32,11 @@ impl Tracker {
                 (from, visit)
             }
         };
+        let piece = self.belief[usize::from(from)].take()?;
         // Lifted by an arm gone, that stayed there longer: it passed the piece on.
         if let Some(at) = self.gone_lifted(from, Some(visit)) {
-            let piece = self.belief[usize::from(from)].take()?;
             return Some(self.held(piece, at, from, at.1, None));
         }
-        let piece = self.belief[usize::from(from)].take()?;
         let hand = HandId(self.hands.get(&id).map_or(id, |t| t.event_id));
         // A rest beside it that began as the fingertips left it, still waiting to be written,
         // was the hand rising with this piece; so was one where the fingertips, seen a square
@@ -61,9 +60,8 @@ impl Tracker {
     }
 
     /// Failing a grasp (see [`grasps`](Self::grasps)), the one square whose piece hand `id`
-    /// dwelt on as long as a touch takes, and did not set down, that may be the piece it set
-    /// down on `to`, though vision
-    /// reads it still standing there: a tall neighbour leaning over an emptied square reads as a
+    /// rested on (see [`rested_on`](Self::rested_on)), having set nothing down yet, that may be
+    /// the piece it set down on `to`, though vision reads it still standing there: a tall neighbour leaning over an emptied square reads as a
     /// piece of its colour (rendered games 215's 19. Bf4 and 420's 14. O-O, from a camera behind
     /// Black: the queen on c2 leaning over c1, on e2 over e1; the bishop and the king touched,
     /// lifted under the fingertips and set down in plain view, were refused as pieces from
@@ -74,13 +72,9 @@ impl Tracker {
         // second (see [`second_unseen`](Self::second_unseen)).
         let track = self.hands.get(&id).filter(|t| t.placed.is_empty())?;
         let colour = colour.unwrap_or(Color::from(track.side));
-        let dwelt = |s: Square| self.visit_of(id, s).is_some_and(|v| v.length() >= self.cfg.dwell_secs);
-        let mut found = Square::ALL.into_iter().filter(|&s| s != to && dwelt(s) && !track.placed.contains(s) && !self.seen_after_change(s, to) && self.may_have_come(s, to, colour, role, occupied));
-        let from = found.next()?;
-        if found.next().is_some() {
-            return None;
-        }
-        Some((from, self.visit_of(id, from)?))
+        let mut found = Square::ALL.into_iter().filter(|&s| s != to && !self.seen_after_change(s, to) && self.may_have_come(s, to, colour, role, occupied)).filter_map(|s| Some((s, self.rested_on(id, s)?)));
+        let first = found.next()?;
+        found.next().is_none().then_some(first)
     }
 
     /// The squares hand `id` dwelt on whose piece may be the one it set down on `to` (see
