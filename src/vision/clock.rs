@@ -13,7 +13,7 @@ use opencv::imgproc;
 use opencv::prelude::*;
 
 use super::VisionError;
-use super::rectify::Rectifier;
+use super::rectify::{Rectifier, SourceMaps};
 use crate::types::ClockObs;
 
 /// Pixels per square of the side strips.
@@ -53,9 +53,9 @@ const STEADY: u8 = 2;
 /// A clock found beside the board, and what its buttons are doing.
 #[derive(Debug)]
 pub struct ClockWatch {
-    /// Image → strip pixels.
-    to_strip: Mat,
     size: Size,
+    /// The strip's warp from the picture (image → strip pixels), worked out once.
+    maps: SourceMaps,
     /// The box within the strip, in strip pixels: x, y, width, height.
     bx: core::Rect,
     /// The strip with nothing over the box, following the light's drift. Its rows grow towards
@@ -173,14 +173,15 @@ impl ClockWatch {
     /// The watch on box `bx` of a strip, its buttons up, the box at rest as `first` shows it.
     fn watching(first: &Mat, to_strip: Mat, size: Size, within: Mat, bx: core::Rect, beside_h: bool) -> Result<ClockWatch, VisionError> {
         // Seen as every later frame is: beyond the picture's edge, its edge repeated.
-        let reference = warp(first, &to_strip, size, core::BORDER_REPLICATE)?;
+        let maps = SourceMaps::new(&to_strip, size)?;
+        let reference = maps.warp(first)?;
         let within = within.data_bytes()?.to_vec();
-        Ok(ClockWatch { to_strip, size, bx, reference, within, covered_for: [0; 2], clear_for: [0; 2], pressed: [false; 2], beside: if beside_h { 'h' } else { 'a' } })
+        Ok(ClockWatch { size, maps, bx, reference, within, covered_for: [0; 2], clear_for: [0; 2], pressed: [false; 2], beside: if beside_h { 'h' } else { 'a' } })
     }
 
     /// What the buttons do in `frame`.
     pub fn observe(&mut self, frame: &Mat) -> Result<ClockObs, VisionError> {
-        let strip = warp(frame, &self.to_strip, self.size, core::BORDER_REPLICATE)?;
+        let strip = self.maps.warp(frame)?;
         let cover = self.cover(&strip)?;
         for i in 0..2 {
             let on = cover[i] >= COVERED && cover[1 - i] <= cover[i] * OTHER_HALF;

@@ -10,6 +10,9 @@ use shakmaty::{File, Rank, Square};
 use super::VisionError;
 use crate::types::BoardGeometry;
 
+mod maps;
+pub(crate) use maps::SourceMaps;
+
 #[derive(Debug, Clone)]
 pub struct Rectifier {
     /// Pixels per square in the rectified image.
@@ -21,11 +24,8 @@ pub struct Rectifier {
     size: Size,
     /// Where each pixel of the view comes from in the camera image, worked out once: a warp
     /// that works it out anew each frame takes about 1.7 times as long.
-    maps: std::cell::OnceCell<(Mat, Mat)>,
+    maps: std::cell::OnceCell<SourceMaps>,
 }
-
-/// Fractional bits of a source position, as OpenCV's warps keep them.
-const INTER_BITS: i32 = 5;
 
 impl Rectifier {
     pub fn new(g: &BoardGeometry, px: i32, margin: f64) -> Result<Rectifier, VisionError> {
@@ -82,44 +82,14 @@ impl Rectifier {
 
     /// The frame warped to the top-down view: what `warp_perspective` gives, to the bit.
     pub fn warp(&self, frame: &Mat) -> Result<Mat, VisionError> {
-        let (xy, fraction) = match self.maps.get() {
+        let maps = match self.maps.get() {
             Some(m) => m,
             None => {
-                let m = self.source_maps()?;
+                let m = SourceMaps::new(&self.to_board, self.size)?;
                 self.maps.get_or_init(|| m)
             }
         };
-        let mut out = Mat::default();
-        imgproc::remap(frame, &mut out, xy, fraction, imgproc::INTER_LINEAR, core::BORDER_REPLICATE, Scalar::all(0.0))?;
-        Ok(out)
-    }
-
-    /// For each view pixel, its source pixel (CV_16SC2) and the fraction beyond it (CV_16UC1,
-    /// 1/32ths of a pixel in y·32 + x), computed as `warp_perspective` does: in doubles, from
-    /// the inverse taken by LU, rounded half to even.
-    fn source_maps(&self) -> Result<(Mat, Mat), VisionError> {
-        let tab = 1i32 << INTER_BITS;
-        let mut inv = Mat::default();
-        core::invert(&self.to_board, &mut inv, core::DECOMP_LU)?;
-        let m = inv.data_typed::<f64>()?;
-        let (w, h) = (self.size.width, self.size.height);
-        let mut xy = Mat::new_rows_cols_with_default(h, w, core::CV_16SC2, Scalar::all(0.0))?;
-        let mut fraction = Mat::new_rows_cols_with_default(h, w, core::CV_16UC1, Scalar::all(0.0))?;
-        let (xs, fs) = (xy.data_typed_mut::<core::Vec2s>()?, fraction.data_typed_mut::<u16>()?);
-        let fixed = |v: f64, scale: f64| (v * scale).clamp(i32::MIN as f64, i32::MAX as f64).round_ties_even() as i32;
-        let short = |v: i32| (v >> INTER_BITS).clamp(i16::MIN as i32, i16::MAX as i32) as i16;
-        for y in 0..h {
-            for x in 0..w {
-                let (xf, yf) = (x as f64, y as f64);
-                let d = m[6] * xf + m[7] * yf + m[8];
-                let scale = if d != 0.0 { tab as f64 / d } else { 0.0 };
-                let (ix, iy) = (fixed(m[0] * xf + m[1] * yf + m[2], scale), fixed(m[3] * xf + m[4] * yf + m[5], scale));
-                let i = (y * w + x) as usize;
-                xs[i] = core::Vec2s::from([short(ix), short(iy)]);
-                fs[i] = ((iy & (tab - 1)) * tab + (ix & (tab - 1))) as u16;
-            }
-        }
-        Ok((xy, fraction))
+        maps.warp(frame)
     }
 
     /// The playing area within the rectified image.
