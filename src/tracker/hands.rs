@@ -219,6 +219,16 @@ impl Tracker {
             // one player over it together for longer are two hands (see `gone.rs`).
             let just_before = |t: &HandTrack| t.entered > track.entered && track.last_over - t.entered <= JOIN_SECS;
             let successor = self.hands.iter().filter(|(k, t)| !gone.contains(k) && t.side == track.side && just_before(t)).max_by(|a, b| a.1.entered.total_cmp(&b.1.entered)).map(|(k, _)| *k);
+            // A second arm of one player, over the board for less than that beside another of
+            // his that came in before it and stays, having done nothing but rest: a part of
+            // that arm seen apart for a moment (a patch of its sleeve, its shadow), whose rest
+            // is no touch (scholarsmate.avi turned 270°: a White region over g2 for a quarter
+            // second beside the arm taking on f7, its touch a false 4.3.3 once 3... Nf6, set
+            // down under Black's arm a moment before, was told at once).
+            let beside = |(k, t): (&u32, &HandTrack)| !gone.contains(k) && t.side == track.side && t.entered < track.entered;
+            if successor.is_none() && !track.acted && track.last_over - track.entered < JOIN_SECS && self.hands.iter().any(beside) {
+                self.pending.retain(|(_, e)| !matches!(e.kind, EventKind::Touch { hand: h, .. } if h.0 == hand));
+            }
             match successor {
                 Some(next) => self.join(next, track),
                 None => self.leave(track, now.1),

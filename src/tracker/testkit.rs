@@ -61,6 +61,18 @@ pub fn without(board: &Board, squares: &[Square]) -> Board {
     b
 }
 
+/// The lifts and settings down written, with their hands, in the order written.
+pub fn handling(events: &[Event]) -> Vec<(HandId, Square, bool)> {
+    events
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::Lift { hand, square } => Some((hand, square, true)),
+            EventKind::Place { hand, square, .. } => Some((hand, square, false)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A tracker fed frame after frame, with the events it wrote.
 pub struct Reel {
     pub tracker: Tracker,
