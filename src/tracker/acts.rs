@@ -120,7 +120,13 @@ impl Tracker {
                     // When the piece was lifted, where a hand lifted it.
                     let mut in_hand = None;
                     let piece = match (k, gone) {
-                        (Some(k), _) => self.unattended.remove(k).0,
+                        (Some(k), _) => {
+                            let (piece, from) = self.unattended.remove(k);
+                            // Set down by the one player's arm over the board since: the lift
+                            // was that arm's too (see `sole_arm`).
+                            in_hand = self.sole_lifted(from, &act);
+                            piece
+                        }
                         (None, Some(g)) => {
                             in_hand = Some(self.loose[g].lifted);
                             // Where it set down on a square whose piece just came off, that
@@ -161,10 +167,11 @@ impl Tracker {
                             }
                             match emptied.or_else(|| hidden.and_then(|s| self.belief[usize::from(s)].take().map(|p| (p, s)))) {
                                 // Set down by an arm gone, one of two hands: its lift is the
-                                // hand's that stayed longest where it stood.
+                                // hand's that stayed longest where it stood. Or by the one
+                                // player's arm that was over the board: its lift is that arm's.
                                 Some((piece, from)) => {
                                     if act.gone.is_some() {
-                                        in_hand = self.gone_lifted(from, None);
+                                        in_hand = self.gone_lifted(from, None).or_else(|| self.sole_lifted(from, &act));
                                     }
                                     piece
                                 }

@@ -22,6 +22,14 @@ impl Tracker {
     pub(super) fn confirm_changes(&mut self, obs: &Observation, covered: &[Square]) -> Vec<Act> {
         let mut acts = Vec::new();
         let near: shakmaty::Bitboard = obs.hands.iter().filter_map(|h| h.extremity_square).fold(covered.iter().copied().collect(), |b, tip| b | shakmaty::attacks::king_attacks(tip).with(tip));
+        // The squares read unlike what is believed there, or unreadable: where a move may show.
+        let unlike = |sq: Square| {
+            let (seen, believed) = (obs.squares.get(usize::from(sq)).map_or(SquareState::Occluded, |s| s.state), self.belief[usize::from(sq)]);
+            seen == SquareState::Occluded || (seen == SquareState::Empty) != believed.is_none() || colour(seen).is_some_and(|c| believed.is_some_and(|p| p.color != c))
+        };
+        // Only a plain move's two squares differ: no castling (whose pieces' names the board
+        // settles best) nor anything misread beside (see `sole_arm`).
+        let two_alone = self.loose.is_empty() && Square::ALL.into_iter().filter(|&sq| unlike(sq)).count() == 2;
         for sq in Square::ALL {
             let i = usize::from(sq);
             let Some(seen) = obs.squares.get(i).map(|s| s.state) else { continue };
@@ -173,6 +181,15 @@ impl Tracker {
             // What the frames agreed on, which may be a piece of colour untold.
             let seen = self.candidate[i].0;
             self.candidate[i] = (seen, 0);
+            // Or, with no hand about at all, the arm of the one player whose arms hid it since
+            // (see `sole_arm`), once the square has shown the change as long as any revealed,
+            // where it is one of a plain move's two squares, all else read as believed: its
+            // setting down, and with it the lift of the piece it takes. Not a lift alone, whose
+            // piece would wait in that arm while the square it went to stays unread, to be
+            // given to the next arm that comes (scholarsmate.avi: 3... Nf6's knight, lifted
+            // under Black's arm, was set down on f6 by White's queen coming to take on f7).
+            let set_down = settled == SquareState::Empty;
+            let sole = if plain && set_down && two_alone && gone.is_none() && who.is_none() { self.sole_arm(sq, unchanged) } else { None };
             let stay = who.or(gone);
             let end = stay.map_or((obs.frame, obs.t), |(_, v)| v.end);
             let middle = stay.map_or(end, |(_, v)| {
@@ -198,7 +215,7 @@ impl Tracker {
             };
             let guessed = who.is_none() && hand.and_then(|id| self.hands.get(&id)).is_some_and(far);
             let role = obs.squares[i].role;
-            let gone = gone.map(|(id, _)| id);
+            let gone = gone.map(|(id, _)| id).or(sole);
             match (settled, seen) {
                 (SquareState::Empty, c) => acts.push(Act { at: middle, until: end, hand, square: sq, lift: false, colour: colour(c), role, guessed, gone }),
                 (_, SquareState::Empty) => acts.push(Act { at: end, until: end, hand, square: sq, lift: true, colour: None, role: None, guessed, gone }),

@@ -6,11 +6,13 @@
 //! the first hand and passed to the second at g1, found gone only after both had left, was
 //! given to the second, which set it on f3: one hand, no 4.1). Its lift is written under its
 //! id, the piece loose as if it had left in the hand; its setting down, under its id, takes
-//! the piece from the hand it left in.
+//! the piece from the hand it left in. So too, once no hand is about, a plain move shown by
+//! squares only one player's arm hid since they were last seen: it is that arm's, lift and
+//! setting down (see `sole_arm`).
 
 use shakmaty::{Color, Piece, Square};
 
-use super::{Act, HandTrack, JOIN_SECS, LOOSE_SECS, Loose, Tracker, Visit};
+use super::{Act, HandTrack, JOIN_SECS, LOOSE_SECS, Loose, REVEAL_SECS, Tracker, Visit};
 use crate::types::{EventKind, HandId, Side};
 
 impl Tracker {
@@ -23,6 +25,46 @@ impl Tracker {
         let recent = |at: f64| self.last_seen_t - at <= LOOSE_SECS;
         let stay = |t: &HandTrack| t.longest.get(&sq).copied().into_iter().chain(t.current.filter(|(s, _)| *s == sq).map(|(_, v)| v)).filter(|v| v.end.1 >= since).max_by(|a, b| a.length().total_cmp(&b.length()));
         self.left.iter().filter(|(at, t)| recent(*at) && self.paired(t, *at)).filter_map(|(_, t)| stay(t).map(|v| (t.event_id, v))).max_by(|a, b| a.1.length().total_cmp(&b.1.length()))
+    }
+
+    /// The arm gone that did what `sq` shows once no hand is about: the only player's whose arms
+    /// were over the board since the square was last seen as it was (`unchanged`), one of which
+    /// hid it and left a moment ago, while every touch written came before: the piece stood
+    /// there after them, so the touches came first, and no other hand was there to move it
+    /// (the staged touch-move scenes read from pixels: the knight on b1 touched, then Ng1-f3
+    /// made wholly under an arm seen under three ids in turn, read only as the last had gone,
+    /// was told by the board alone, which binds no touch). Only the player expected to move:
+    /// what the other does under his arm after his move is no move, nor known to be done on
+    /// purpose (the staged knocked piece, g1 to f3 after Qe2). Of that player's arms, the one
+    /// over the board longest, so that a move's two squares go to one hand: its event id.
+    pub(super) fn sole_arm(&self, sq: Square, unchanged: f64) -> Option<u32> {
+        let i = usize::from(sq);
+        let side = self.hid_first[i]?;
+        if Color::from(side) != self.to_move || !self.hands.is_empty() || self.covered_at[i] < unchanged || self.touched_at >= unchanged {
+            return None;
+        }
+        let since: Vec<&(f64, HandTrack)> = self.left.iter().filter(|(at, _)| *at >= unchanged).collect();
+        let last = since.iter().map(|(at, _)| *at).fold(f64::NEG_INFINITY, f64::max);
+        if since.iter().any(|(_, t)| t.side != side) || self.last_seen_t - last > REVEAL_SECS {
+            return None;
+        }
+        let (_, arm) = since.into_iter().max_by(|a, b| (a.0 - a.1.entered).total_cmp(&(b.0 - b.1.entered)))?;
+        Some(arm.event_id)
+    }
+
+    /// The lift from `from` of the piece that `act`, a setting down by an arm gone found by
+    /// [`sole_arm`](Self::sole_arm), sets down: written under that arm's id (dated by its stay
+    /// on `from`, if it had one) where that piece too stood after every touch written. When it
+    /// was. Not for an arm gone that was one of two hands (see [`gone_lifted`](Self::gone_lifted)).
+    pub(super) fn sole_lifted(&mut self, from: Square, act: &Act) -> Option<(u64, f64)> {
+        let gone = act.gone?;
+        let (left, arm) = self.gone_track(gone)?;
+        if self.paired(arm, left) || self.touched_at >= self.unchanged_at[usize::from(from)] {
+            return None;
+        }
+        let when = arm.longest.get(&from).map_or(act.at, |v| v.end);
+        self.emit(when, EventKind::Lift { hand: HandId(gone), square: from });
+        Some(when)
     }
 
     /// Whether `track`, gone at `left`, was over the board together with another hand of its

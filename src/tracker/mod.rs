@@ -303,6 +303,8 @@ pub struct Tracker {
     unheard: bool,
     /// Squares the last frame showed unsure (hidden or misread).
     unsure: usize,
+    /// When the last touch written was dated (see `gone.rs`, `sole_arm`).
+    touched_at: f64,
     started: bool,
     out: Vec<Event>,
 }
@@ -316,7 +318,7 @@ impl Tracker {
         let candidate = std::array::from_fn(|i| (SquareState::of(belief[i]), 0));
         let told = belief.map(|p| p.map(|p| p.color));
         let (next_hand, to_move) = (cfg.first_hand, cfg.to_move);
-        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), left: Vec::new(), next_hand, clock_was: [false; 2], presses: Vec::new(), loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], covered_at: [f64::NEG_INFINITY; 64], arm_seen_at: f64::NEG_INFINITY, changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], clear_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], hid_since: [f64::NEG_INFINITY; 64], told, told_over: told, refused: shakmaty::Bitboard::EMPTY, refused_at: [f64::NEG_INFINITY; 64], miscoloured: shakmaty::Bitboard::EMPTY, leaned_over: [None; 64], told_at: f64::NEG_INFINITY, told_board: Board::empty(), hands_seen: shakmaty::ByColor::default(), dirty: false, unheard: false, unsure: 0, started: false, out: Vec::new() }
+        Tracker { cfg, to_move, belief, candidate, hands: BTreeMap::new(), left: Vec::new(), next_hand, clock_was: [false; 2], presses: Vec::new(), loose: Vec::new(), unattended: Vec::new(), pending: Vec::new(), seq: 0, last_t: 0.0, last_frame: 0, last_seen_t: 0.0, fps_hint: 30.0, quiet_since: None, hidden_at: [f64::NEG_INFINITY; 64], covered_at: [f64::NEG_INFINITY; 64], arm_seen_at: f64::NEG_INFINITY, changed_at: [f64::NEG_INFINITY; 64], seen_at: [f64::NEG_INFINITY; 64], unchanged_at: [f64::NEG_INFINITY; 64], clear_at: [f64::NEG_INFINITY; 64], hid_first: [None; 64], hid_since: [f64::NEG_INFINITY; 64], told, told_over: told, refused: shakmaty::Bitboard::EMPTY, refused_at: [f64::NEG_INFINITY; 64], miscoloured: shakmaty::Bitboard::EMPTY, leaned_over: [None; 64], told_at: f64::NEG_INFINITY, told_board: Board::empty(), hands_seen: shakmaty::ByColor::default(), dirty: false, unheard: false, unsure: 0, touched_at: f64::NEG_INFINITY, started: false, out: Vec::new() }
     }
 
     /// The squares the tracker believes hold a piece.
@@ -592,5 +594,7 @@ mod reach;
 mod resumed;
 #[cfg(test)]
 mod shade;
+#[cfg(test)]
+mod sole_arm;
 #[cfg(test)]
 mod two_hands;

@@ -14,6 +14,9 @@ impl Tracker {
         if let EventKind::Lift { hand, .. } | EventKind::Place { hand, .. } = kind {
             self.hands.values_mut().filter(|t| t.event_id == hand.0).for_each(|t| t.acted = true);
         }
+        if matches!(kind, EventKind::Touch { .. }) {
+            self.touched_at = self.touched_at.max(at.1);
+        }
         // An act dated before an arm seen under a new id came in is the old id's (the one seen
         // then): it was over the board then, and the new one not yet.
         if let EventKind::Touch { hand, .. } | EventKind::Lift { hand, .. } | EventKind::Place { hand, .. } | EventKind::Release { hand, .. } = &mut kind {
