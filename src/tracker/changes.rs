@@ -28,8 +28,9 @@ impl Tracker {
             seen == SquareState::Occluded || (seen == SquareState::Empty) != believed.is_none() || colour(seen).is_some_and(|c| believed.is_some_and(|p| p.color != c))
         };
         // Only a plain move's two squares differ: no castling (whose pieces' names the board
-        // settles best) nor anything misread beside (see `sole_arm`).
-        let two_alone = self.loose.is_empty() && Square::ALL.into_iter().filter(|&sq| unlike(sq)).count() == 2;
+        // settles best) nor anything misread beside (see `sole_arm`, which asks no hand to be
+        // about: with one there, nothing is counted).
+        let two_alone = self.hands.is_empty() && self.loose.is_empty() && Square::ALL.into_iter().filter(|&sq| unlike(sq)).count() == 2;
         for sq in Square::ALL {
             let i = usize::from(sq);
             let Some(seen) = obs.squares.get(i).map(|s| s.state) else { continue };

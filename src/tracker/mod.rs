@@ -303,7 +303,9 @@ pub struct Tracker {
     unheard: bool,
     /// Squares the last frame showed unsure (hidden or misread).
     unsure: usize,
-    /// When the last touch written was dated (see `gone.rs`, `sole_arm`).
+    /// When the latest touch queued was dated, taken back since or not (see `gone.rs`,
+    /// `sole_arm`: a touch that may have come after a piece left its square stops the move
+    /// from being credited to an arm).
     touched_at: f64,
     started: bool,
     out: Vec<Event>,

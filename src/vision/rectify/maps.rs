@@ -13,8 +13,8 @@ use crate::vision::VisionError;
 /// Fractional bits of a source position, as OpenCV's warps keep them.
 const INTER_BITS: i32 = 5;
 const TAB: i32 = 1 << INTER_BITS;
-/// The side of the blocks `warp_perspective` works in (as many pixels as a square this side,
-/// half as high).
+/// `warp_perspective` works in blocks of `BLOCK`² pixels, `BLOCK / 2` rows high (fewer rows
+/// and wider where the output is smaller).
 const BLOCK: i32 = 32;
 
 /// For each pixel of a warp's output, its source pixel and the fraction beyond it.
@@ -61,7 +61,7 @@ impl SourceMaps {
     }
 
     /// `frame` warped, its edge repeated beyond it (`BORDER_REPLICATE`).
-    pub(crate) fn warp(&self, frame: &(impl MatTraitConst + core::ToInputArray)) -> Result<Mat, VisionError> {
+    pub(crate) fn warp(&self, frame: &impl core::ToInputArray) -> Result<Mat, VisionError> {
         let mut out = Mat::default();
         imgproc::remap(frame, &mut out, &self.xy, &self.fraction, imgproc::INTER_LINEAR, core::BORDER_REPLICATE, Scalar::all(0.0))?;
         Ok(out)
