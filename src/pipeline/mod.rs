@@ -14,7 +14,7 @@ pub use replay::{ReplayJob, Summary, decode_only, replay};
 use crate::source::Frame;
 use crate::tracker::Tracker;
 use crate::types::{Event, EventKind};
-use crate::vision::frame::{Vision, view_change};
+use crate::vision::frame::{Prepared, Vision, view_change};
 
 /// Frames at the start of an input are compared with their successor for this long, at most.
 const OPENING_SECS: f64 = 1.0;
@@ -97,7 +97,16 @@ fn heed(published: &[session::Published], session: &session::Session, tracker: &
 /// One frame through vision and the tracker: the events it reveals. A board snapshot carries
 /// where White sits and the board's orientation as vision found them (7.2.2, 7.3).
 fn see(vision: &mut Vision, tracker: &mut Tracker, frame: &Frame) -> anyhow::Result<Vec<Event>> {
-    let obs = vision.observe(frame.index, frame.t, &frame.image)?;
+    see_prepared(vision, tracker, frame, None)
+}
+
+/// [`see`], from what a [`Preparer`](crate::vision::frame::Preparer) of this vision took of the
+/// frame where one did.
+fn see_prepared(vision: &mut Vision, tracker: &mut Tracker, frame: &Frame, prepared: Option<Prepared>) -> anyhow::Result<Vec<Event>> {
+    let obs = match prepared {
+        Some(p) => vision.observe_prepared(p, &frame.image)?,
+        None => vision.observe(frame.index, frame.t, &frame.image)?,
+    };
     let mut events = tracker.observe(&obs);
     for e in &mut events {
         if let EventKind::Board { white, h1_light, .. } = &mut e.kind {

@@ -1,5 +1,6 @@
-//! Replay: a recorded game in, the game record out. A decoding thread feeds frames through a
-//! bounded channel (replay drops nothing); vision, the tracker and the rules run in frame
+//! Replay: a recorded game in, the game record out. A decoding thread feeds frames through
+//! bounded channels (replay drops nothing) to a thread that works out ahead the part of vision
+//! that needs no earlier frame; the rest of vision, the tracker and the rules run in frame
 //! order; every event and decision is written and flushed as it happens, and the PGN is
 //! rewritten after each move, so a crash loses nothing already decided.
 
@@ -14,7 +15,9 @@ use crate::output::pgn::Tags;
 use crate::source::{self, Frame, FrameProblem, SourceSpec};
 use crate::tracker::{Tracker, TrackerConfig};
 use crate::types::{BoardGeometry, Event, ImageSide};
-use crate::vision::frame::Vision;
+use crate::vision::VisionError;
+use crate::vision::frame::{Prepared, Preparer, Vision};
+use crossbeam_channel::{Receiver, Sender};
 
 /// A replay to run.
 pub struct ReplayJob {
@@ -70,6 +73,11 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
             }
         }
     });
+    // Vision's part that needs no earlier frame is worked out on a thread of its own, ahead of
+    // the rest, once vision has started and sent its preparer.
+    let (preparer_tx, preparer_rx) = crossbeam_channel::bounded::<Preparer>(1);
+    let (staged_tx, staged) = crossbeam_channel::bounded::<Decoded>(8);
+    let preparing = std::thread::spawn(move || prepare_ahead(rx, preparer_rx, staged_tx));
     let expected = match opened_rx.recv() {
         Ok(Ok(n)) => n,
         Ok(Err(e)) => return Err(e.into()),
@@ -82,8 +90,9 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
     let (mut frames, mut bad) = (0u64, 0u64);
     // The last frame seen, and the time between it and the one before.
     let mut last: Option<(Frame, f64)> = None;
-    for item in rx {
-        let frame = match item {
+    let mut preparer_tx = Some(preparer_tx);
+    for item in staged {
+        let (frame, prepared) = match item {
             Ok(f) => f,
             Err(problem) => {
                 bad += 1;
@@ -93,22 +102,27 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
         };
         frames += 1;
         progress(frames, expected);
-        let (v, frame) = match vision.as_mut() {
-            Some(v) => (v, frame),
+        let (v, frame, prepared) = match vision.as_mut() {
+            Some(v) => (v, frame, prepared),
             // Until the view settles, frames are held back; then the game starts from the one
             // held, seen first.
             None => {
                 let Some([first, next]) = opening.offer(frame)? else { continue };
                 let v = vision.insert(start(job, &first)?);
+                if let Some(tx) = preparer_tx.take() {
+                    let _ = tx.send(v.preparer());
+                }
                 judge(super::see(v, &mut tracker, &first)?, &mut session, &mut tracker)?;
-                (v, next)
+                (v, next, None)
             }
         };
-        judge(super::see(v, &mut tracker, &frame)?, &mut session, &mut tracker)?;
+        let prepared = prepared.transpose()?;
+        judge(super::see_prepared(v, &mut tracker, &frame, prepared)?, &mut session, &mut tracker)?;
         let step = last.as_ref().map_or(f64::NAN, |(f, _)| frame.t - f.t);
         last = Some((frame, step));
     }
     decoder.join().map_err(|_| anyhow::anyhow!("the decoding thread failed"))?;
+    preparing.join().map_err(|_| anyhow::anyhow!("the thread preparing frames failed"))?;
     if frames == 0 {
         bail!("{}: no frame could be read", job.input);
     }
@@ -124,6 +138,28 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
     session.finish()?;
     let (moves, violations) = session.counts();
     Ok(Summary { frames, bad_frames: bad, moves, violations, seconds: started.elapsed().as_secs_f64() })
+}
+
+/// A decoded frame, with vision's part that needs no earlier frame worked out where it could
+/// be (vision had started); or why a frame could not be decoded.
+type Decoded = Result<(Frame, Option<Result<Prepared, VisionError>>), FrameProblem>;
+
+/// Passes frames on in order, each prepared for vision once a preparer has come. A frame that
+/// comes before it goes on as it is, to be seen whole.
+fn prepare_ahead(frames: Receiver<Result<Frame, FrameProblem>>, preparer: Receiver<Preparer>, out: Sender<Decoded>) {
+    let mut ready: Option<Preparer> = None;
+    for item in frames {
+        if ready.is_none() {
+            ready = preparer.try_recv().ok();
+        }
+        let staged = item.map(|f| {
+            let prepared = ready.as_ref().map(|p| p.prepare(f.index, f.t, &f.image));
+            (f, prepared)
+        });
+        if out.send(staged).is_err() {
+            break;
+        }
+    }
 }
 
 /// Vision set up on the frame the game starts from.

@@ -182,7 +182,19 @@ impl ClockWatch {
     /// What the buttons do in `frame`.
     pub fn observe(&mut self, frame: &Mat) -> Result<ClockObs, VisionError> {
         let strip = self.maps.warp(frame)?;
-        let cover = self.cover(&strip)?;
+        self.observe_strip(&strip)
+    }
+
+    /// Where the clock's strip comes from in a frame: what [`observe_strip`](Self::observe_strip)
+    /// takes, warped with these, can be cut out of a frame on any thread.
+    pub(crate) fn strip_maps(&self) -> &SourceMaps {
+        &self.maps
+    }
+
+    /// What the buttons do in a frame whose strip (cut out with [`strip_maps`](Self::strip_maps))
+    /// is `strip`.
+    pub(crate) fn observe_strip(&mut self, strip: &Mat) -> Result<ClockObs, VisionError> {
+        let cover = self.cover(strip)?;
         for i in 0..2 {
             let on = cover[i] >= COVERED && cover[1 - i] <= cover[i] * OTHER_HALF;
             let off = cover[i] < COVERED * 0.5;
@@ -197,7 +209,7 @@ impl ClockWatch {
         if cover[0] < COVERED * 0.5 && cover[1] < COVERED * 0.5 {
             // Nothing over the box: follow the light's drift.
             let mut blended = Mat::default();
-            core::add_weighted(&self.reference, 0.9, &strip, 0.1, 0.0, &mut blended, -1)?;
+            core::add_weighted(&self.reference, 0.9, strip, 0.1, 0.0, &mut blended, -1)?;
             self.reference = blended;
         }
         Ok(ClockObs { pressed: self.pressed })

@@ -10,8 +10,8 @@ use super::cells::CellReader;
 use super::clock::ClockWatch;
 use super::hands::HandDetector;
 use super::pieces::promotion::Promotions;
-use super::rectify::Rectifier;
-use super::squares::{SquareMemory, SquareReader};
+use super::rectify::{Rectifier, SourceMaps};
+use super::squares::{Measured, Measurer, SquareMemory, SquareReader};
 use crate::types::{BoardGeometry, ImageSide, Observation, SquareState};
 
 /// Pixels per square of the rectified board: the square reader's working size.
@@ -59,6 +59,46 @@ pub struct Vision {
     promotions: Result<Promotions, String>,
     /// The clock beside the board, where one was seen in the first frame.
     clock: Option<ClockWatch>,
+}
+
+/// The part of a frame's vision that depends on no earlier frame: the board's view, what its
+/// squares measure, the clock's strip. Replay works it out on a thread of its own, a frame or
+/// more ahead of the rest, which follows the arms and the squares frame by frame.
+pub struct Prepared {
+    index: u64,
+    t: f64,
+    view: Mat,
+    measured: Measured,
+    /// Where a clock is watched.
+    strip: Option<Mat>,
+}
+
+impl Prepared {
+    /// The frame's position in its input.
+    pub fn index(&self) -> u64 {
+        self.index
+    }
+}
+
+/// Works out [`Prepared`] for a [`Vision`], from a copy of what it fixed on its first frame.
+#[derive(Clone)]
+pub struct Preparer {
+    rect: Rectifier,
+    measurer: Measurer,
+    clock: Option<SourceMaps>,
+}
+
+impl Preparer {
+    pub fn prepare(&self, index: u64, t: f64, frame: &Mat) -> Result<Prepared, VisionError> {
+        prepare(&self.rect, &self.measurer, self.clock.as_ref(), index, t, frame)
+    }
+}
+
+fn prepare(rect: &Rectifier, measurer: &Measurer, clock: Option<&SourceMaps>, index: u64, t: f64, frame: &Mat) -> Result<Prepared, VisionError> {
+    let view = rect.warp(frame)?;
+    let measured = measurer.measure(&board_of(rect, &view)?)?;
+    let strip = clock.map(|m| m.warp(frame)).transpose()?;
+    Ok(Prepared { index, t, view, measured, strip })
 }
 
 /// The corner order for each way White can sit when the board fills the frame: a8, h8, h1, a1.
@@ -187,9 +227,21 @@ impl Vision {
         self.promotions.as_ref().err().map(String::as_str)
     }
 
+    /// What works out, ahead of [`observe_prepared`](Self::observe_prepared) and on any thread,
+    /// the part of a frame's vision that depends on no earlier frame.
+    pub fn preparer(&self) -> Preparer {
+        Preparer { rect: self.rect.clone(), measurer: self.squares.measurer().clone(), clock: self.clock.as_ref().map(|c| c.strip_maps().clone()) }
+    }
+
     /// What one frame shows.
     pub fn observe(&mut self, index: u64, t: f64, frame: &Mat) -> Result<Observation, VisionError> {
-        let view = self.rect.warp(frame)?;
+        let prepared = prepare(&self.rect, self.squares.measurer(), self.clock.as_ref().map(|c| c.strip_maps()), index, t, frame)?;
+        self.observe_prepared(prepared, frame)
+    }
+
+    /// What one frame shows, from what a [`Preparer`] of this vision took of it (`frame`).
+    pub fn observe_prepared(&mut self, prepared: Prepared, frame: &Mat) -> Result<Observation, VisionError> {
+        let Prepared { index, t, view, measured, strip } = prepared;
         let hands = self.hands.detect(&self.rect, &view)?;
         // Around an arm, parts of the hand the colour of the squares and the arm's shadow
         // escape the outline; a square next to a covered one is not trusted while it is there.
@@ -197,7 +249,7 @@ impl Vision {
         for sq in hands.iter().flat_map(|h| h.covers.iter().copied()).chain(self.hands.fading().iter().copied()) {
             hidden |= shakmaty::attacks::king_attacks(sq).with(sq);
         }
-        let reading = self.squares.analyse(&board_of(&self.rect, &view)?)?;
+        let reading = self.squares.read_measured(measured);
         // Typical looks adapt to squares clear of any arm only: the edge of an arm over a sparse
         // board, read as a white piece frame after frame, drew White's look towards it until
         // Black's king read white (the rendered under-promotion scene, seed 10). Looks learned
@@ -258,7 +310,11 @@ impl Vision {
         if let Ok(p) = self.promotions.as_mut() {
             p.name(frame, &mut squares);
         }
-        let clock = self.clock.as_mut().map(|c| c.observe(frame)).transpose()?;
+        let clock = match (self.clock.as_mut(), strip) {
+            (Some(c), Some(strip)) => Some(c.observe_strip(&strip)?),
+            (Some(c), None) => Some(c.observe(frame)?),
+            (None, _) => None,
+        };
         Ok(Observation { frame: index, t, squares, hands, clock, board_lost: false })
     }
 }
@@ -335,6 +391,39 @@ pub fn view_change(a: &Mat, b: &Mat) -> Result<f64, VisionError> {
 mod tests {
     use super::*;
     use opencv::core::{Rect, Scalar};
+
+    /// Prepared on another thread, ahead, frames are seen exactly as when seen whole: the clock
+    /// pressed, the arm that comes in and the squares it moves a piece across.
+    #[test]
+    fn frames_prepared_ahead_on_another_thread_are_seen_as_when_seen_whole() {
+        use crate::sim::breaches::BreachKind;
+        use crate::sim::camera::Camera;
+        use crate::sim::render::Renderer;
+        let mut scene = crate::sim::scenes::breach_scene(BreachKind::ClockWithoutMove, 2);
+        scene.camera.width = 640;
+        scene.camera.height = 360;
+        let tl = crate::sim::timeline::run(&scene).unwrap();
+        let cam = Camera::new(&scene.camera);
+        let mut renderer = Renderer::new(cam.clone(), &scene.style, scene.seed).unwrap();
+        let frames: Vec<Mat> = tl.frames.iter().step_by(2).take(60).map(|w| renderer.render(w).unwrap().0).collect();
+        let geometry = BoardGeometry { corners: cam.board_corners(), white: ImageSide::Bottom, h1_light: true };
+        let known = scene.start_position().unwrap();
+        let start = || Vision::start(&frames[0], Some(geometry), shakmaty::Position::board(&known)).unwrap();
+        let (mut whole, mut ahead) = (start(), start());
+        assert!(whole.clock_beside().is_some(), "the clock is watched");
+        let preparer = ahead.preparer();
+        let prepared: Vec<Prepared> = std::thread::scope(|s| s.spawn(|| frames.iter().enumerate().map(|(i, f)| preparer.prepare(i as u64, i as f64 / 15.0, f).unwrap()).collect()).join().unwrap());
+        let (mut pressed, mut armed) = (0, 0);
+        for (i, (frame, p)) in frames.iter().zip(prepared).enumerate() {
+            assert_eq!(p.index(), i as u64);
+            let a = whole.observe(i as u64, i as f64 / 15.0, frame).unwrap();
+            let b = ahead.observe_prepared(p, frame).unwrap();
+            assert_eq!(a, b, "frame {i}");
+            pressed += a.clock.is_some_and(|c| c.pressed.iter().any(|&p| p)) as u32;
+            armed += !a.hands.is_empty() as u32;
+        }
+        assert!(pressed > 0 && armed > 0, "the scene shows a press ({pressed} frames) and an arm ({armed})");
+    }
 
     fn grey(level: f64) -> Mat {
         Mat::new_rows_cols_with_default(120, 160, opencv::core::CV_8UC3, Scalar::all(level)).unwrap()

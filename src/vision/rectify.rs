@@ -24,7 +24,7 @@ pub struct Rectifier {
     size: Size,
     /// Where each pixel of the view comes from in the camera image, worked out once: a warp
     /// that works it out anew each frame takes about 1.7 times as long.
-    maps: std::cell::OnceCell<SourceMaps>,
+    maps: std::sync::OnceLock<SourceMaps>,
 }
 
 impl Rectifier {
@@ -36,7 +36,7 @@ impl Rectifier {
         let to_board = imgproc::get_perspective_transform(&src, &dst, core::DECOMP_LU)?;
         let to_image = imgproc::get_perspective_transform(&dst, &src, core::DECOMP_LU)?;
         let n = (side + 2.0 * m).round() as i32;
-        Ok(Rectifier { px, margin, to_board, to_image, size: Size::new(n, n), maps: std::cell::OnceCell::new() })
+        Ok(Rectifier { px, margin, to_board, to_image, size: Size::new(n, n), maps: std::sync::OnceLock::new() })
     }
 
     pub fn size(&self) -> Size {

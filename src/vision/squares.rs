@@ -80,9 +80,32 @@ pub struct SquareReader {
     presence: [[f32; 8]; 8],
     /// Inverse covariance of the colour features, pooled over white and black.
     colour: [[f32; 3]; 3],
+    measurer: Measurer,
+}
+
+/// What a board's picture measures, square by square, before it is read against the looks.
+#[derive(Debug, Clone)]
+pub struct Measured {
+    features: Vec<Option<[f32; NF]>>,
+    signatures: Vec<Option<Signature>>,
+}
+
+/// Measures boards' pictures as a [`SquareReader`] does. It needs nothing learned, only which
+/// pixels of a square count and where the picture may end, so it can work ahead of the reader,
+/// on another thread.
+#[derive(Debug, Clone)]
+pub struct Measurer {
     core: Vec<bool>,
     /// The sides of the rectified board the picture may end at (above, below, left, right).
     open: [bool; 4],
+}
+
+impl Measurer {
+    /// The numbers a reader reads the 64 squares (a1 first) of a rectified board by.
+    pub fn measure(&self, rectified: &Mat) -> Result<Measured, VisionError> {
+        let frame = Frame::within(rectified, self.open)?;
+        Ok(Measured { features: measure(&frame, &self.core), signatures: signatures(&frame) })
+    }
 }
 
 /// One frame's reading with the measurements behind it, so that adapting costs nothing extra.
@@ -222,12 +245,12 @@ impl SquareReader {
         let presence = floored_inverse(&pooled(scatter(&feats, &looks, &means, PRESENCE, |_| true)), PRESENCE).ok_or_else(degenerate)?;
         let pieces = pooled(scatter(&feats, &looks, &means, COLOUR, |sq| looks[sq] > 0));
         let colour = floored_inverse(&pieces, COLOUR).ok_or_else(degenerate)?;
-        Ok(SquareReader { means: means.map(|c| c.map(|k| k.map(|v| v as f32))), presence, colour, core, open })
+        Ok(SquareReader { means: means.map(|c| c.map(|k| k.map(|v| v as f32))), presence, colour, measurer: Measurer { core, open } })
     }
 
     /// Reads boards whose picture may end only at their `open` sides from now on.
     pub fn within(self, open: [bool; 4]) -> SquareReader {
-        SquareReader { open, ..self }
+        SquareReader { measurer: Measurer { open, ..self.measurer }, ..self }
     }
 
     /// A reader for a board never seen in a known position: typical looks, with the spread
@@ -236,7 +259,7 @@ impl SquareReader {
         fn diagonal<const N: usize>(pick: [usize; N]) -> [[f32; N]; N] {
             std::array::from_fn(|i| std::array::from_fn(|j| if i == j { 1.0 / ((2.0 * TYPICAL_SPREAD[pick[i]]).powi(2) + FLOOR[pick[i]].powi(2)) } else { 0.0 }))
         }
-        SquareReader { means: TYPICAL, presence: diagonal(PRESENCE), colour: diagonal(COLOUR), core: core_mask(), open: [true; 4] }
+        SquareReader { means: TYPICAL, presence: diagonal(PRESENCE), colour: diagonal(COLOUR), measurer: Measurer { core: core_mask(), open: [true; 4] } }
     }
 
     /// The squared Mahalanobis distance of a square's shape (how it fills the square, its
@@ -307,10 +330,19 @@ impl SquareReader {
 
     /// Reads the 64 squares (a1 first) of a rectified frame, with what it measured.
     pub fn analyse(&self, rectified: &Mat) -> Result<Reading, VisionError> {
-        let frame = Frame::within(rectified, self.open)?;
-        let features = measure(&frame, &self.core);
+        Ok(self.read_measured(self.measurer.measure(rectified)?))
+    }
+
+    /// What measures boards' pictures for this reader, anywhere.
+    pub fn measurer(&self) -> &Measurer {
+        &self.measurer
+    }
+
+    /// Reads the 64 squares from what [`Measurer::measure`] took of a board's picture.
+    pub fn read_measured(&self, measured: Measured) -> Reading {
+        let Measured { features, signatures } = measured;
         let squares = features.iter().enumerate().map(|(sq, f)| self.classify(sq, f.as_ref())).collect();
-        Ok(Reading { squares, features, signatures: signatures(&frame) })
+        Reading { squares, features, signatures }
     }
 
     /// Reads the 64 squares (a1 first) of a rectified frame.
