@@ -35,7 +35,7 @@ mod view;
 mod ways_in;
 use edges::{entries, heads_out, nearest_side, player_of, reach_in, side_of};
 use parts::arm_parts;
-use view::{changed, follow_exposure, gain, unshade};
+use view::{box3, changed, follow_exposure, gain, unshade};
 use ways_in::unseen_ways_in;
 
 /// Frame-to-frame change (any channel) that counts as motion at a pixel.
@@ -246,7 +246,7 @@ fn union<'a>(masks: impl Iterator<Item = &'a Mat>) -> Result<Option<Mat>, Vision
 
 /// Whether two pixels' levels are within `level` of each other in every channel (without
 /// branches on them, which noise makes unpredictable, so that loops over pixels vectorise).
-#[inline]
+#[inline(always)]
 fn alike(a: &[u8], b: &[u8], level: u8) -> bool {
     (a[0].abs_diff(b[0]) <= level) & (a[1].abs_diff(b[1]) <= level) & (a[2].abs_diff(b[2]) <= level)
 }
@@ -312,9 +312,15 @@ impl HandDetector {
         // The default border value keeps a region that runs off the view touching its edge.
         let edge = imgproc::morphology_default_border_value()?;
         imgproc::morphology_ex(&mask, &mut opened, imgproc::MORPH_OPEN, &k, Point::new(-1, -1), 1, core::BORDER_CONSTANT, edge)?;
-        let k2 = imgproc::get_structuring_element(imgproc::MORPH_ELLIPSE, Size::new(11, 11), Point::new(-1, -1))?;
-        let mut closed = Mat::default();
-        imgproc::morphology_ex(&opened, &mut closed, imgproc::MORPH_CLOSE, &k2, Point::new(-1, -1), 1, core::BORDER_CONSTANT, edge)?;
+        // Nothing new but noise (the board at rest, most frames of a game): closed, still nothing.
+        let mut closed = if core::count_non_zero(&opened)? == 0 {
+            opened
+        } else {
+            let k2 = imgproc::get_structuring_element(imgproc::MORPH_ELLIPSE, Size::new(11, 11), Point::new(-1, -1))?;
+            let mut closed = Mat::default();
+            imgproc::morphology_ex(&opened, &mut closed, imgproc::MORPH_CLOSE, &k2, Point::new(-1, -1), 1, core::BORDER_CONSTANT, edge)?;
+            closed
+        };
         // After closing, which would bridge the gaps the board's pattern cuts in a shadow.
         unshade(view, background, &mut closed)?;
         self.note_motion(view)?;
@@ -450,8 +456,7 @@ impl HandDetector {
 
     /// Counts, per pixel, the frames since it last moved.
     fn note_motion(&mut self, view: &Mat) -> Result<(), VisionError> {
-        let mut smooth = Mat::default();
-        imgproc::blur_def(view, &mut smooth, Size::new(3, 3))?;
+        let smooth = box3(view)?;
         let Some(last) = self.last_smooth.replace(smooth) else { return Ok(()) };
         let smooth = self.last_smooth.as_ref().expect("just set");
         // The camera changing its exposure moves no pixel: compared at the same exposure.
@@ -461,9 +466,8 @@ impl HandDetector {
         if g == [1.0; 3] {
             // The usual case, the same exposure: whole levels compare as they are (without
             // branches on them, which noise makes unpredictable).
-            for ((c, a), b) in self.calm.iter_mut().zip(now.chunks_exact(3)).zip(was.chunks_exact(3)) {
-                let moved = !alike(a, b, MOTION_LEVEL);
-                *c = u16::from(!moved) * c.saturating_add(1);
+            for ((c, a), b) in self.calm.iter_mut().zip(now.as_chunks::<3>().0).zip(was.as_chunks::<3>().0) {
+                *c = u16::from(alike(a, b, MOTION_LEVEL)) * c.saturating_add(1);
             }
             return Ok(());
         }

@@ -94,13 +94,19 @@ impl HandDetector {
         let w = labels.cols() as usize;
         let board = rect.board_rect();
         let arms: Vec<usize> = (1..n).filter(|&l| owner[l] == l && settled.arm_age[l].is_some() && !settled.settled[l]).collect();
+        let Some(background) = &self.background else { return Ok(none) };
+        if arms.is_empty() {
+            return Ok(none);
+        }
+        // Per region, its pixels over the board.
         let mut inside = vec![0u32; n];
-        for (i, &l) in data.iter().enumerate() {
-            inside[l as usize] += u32::from(board.contains(Point::new((i % w) as i32, (i / w) as i32)));
+        for row in data.chunks_exact(w).skip(board.y as usize).take(board.height as usize) {
+            for &l in &row[board.x as usize..(board.x + board.width) as usize] {
+                inside[l as usize] += 1;
+            }
         }
         let mut free: Vec<bool> = (0..n).map(|l| l > 0 && owner[l] == 0 && !settled.settled[l] && 2 * inside[l] >= area[l]).collect();
-        let Some(background) = &self.background else { return Ok(none) };
-        if arms.is_empty() || !free.contains(&true) {
+        if !free.contains(&true) {
             return Ok(none);
         }
         // The pixels that differ at all from the settled view (the largest channel's
@@ -109,10 +115,10 @@ impl HandDetector {
         core::absdiff(view, background, &mut diff)?;
         let mut channels = core::Vector::<Mat>::new();
         core::split(&diff, &mut channels)?;
-        let (mut two, mut all, mut smooth, mut weak) = (Mat::default(), Mat::default(), Mat::default(), Mat::default());
+        let (mut two, mut all, mut weak) = (Mat::default(), Mat::default(), Mat::default());
         core::max(&channels.get(0)?, &channels.get(1)?, &mut two)?;
         core::max(&two, &channels.get(2)?, &mut all)?;
-        imgproc::blur_def(&all, &mut smooth, Size::new(3, 3))?;
+        let smooth = super::view::box3(&all)?;
         imgproc::threshold(&smooth, &mut weak, WEAK_LEVEL - 1.0, 255.0, imgproc::THRESH_BINARY)?;
         for (b, &l) in weak.data_bytes_mut()?.iter_mut().zip(data) {
             if l > 0 {

@@ -30,23 +30,21 @@ impl HandDetector {
         // Parts of a hand the colour of the squares show as pieces cut off from the arm; they
         // lie near it, and so does a piece the hand just set down, which can wait to settle
         // until the hand has moved off.
-        let mut arm = Mat::new_rows_cols_with_default(h, w, core::CV_8UC1, Scalar::all(0.0))?;
-        {
-            let bytes = arm.data_bytes_mut()?;
-            for (i, &l) in data.iter().enumerate() {
-                if l > 0 && at_edge[l as usize] {
-                    bytes[i] = 255;
-                }
-            }
-        }
-        let reach = 2 * px + 1;
-        let k = imgproc::get_structuring_element(imgproc::MORPH_RECT, Size::new(reach, reach), Point::new(-1, -1))?;
-        let mut near_arm = Mat::default();
-        imgproc::dilate(&arm, &mut near_arm, &k, Point::new(-1, -1), 1, core::BORDER_CONSTANT, Scalar::all(0.0))?;
         let mut by_arm = vec![false; n];
-        for (i, &b) in near_arm.data_bytes()?.iter().enumerate() {
-            if b != 0 {
-                by_arm[data[i] as usize] = true;
+        // (Where no arm comes in, which is most frames, nothing is near one.)
+        if at_edge.iter().skip(1).any(|&e| e) {
+            let mut arm = Mat::new_rows_cols_with_default(h, w, core::CV_8UC1, Scalar::all(0.0))?;
+            for (b, &l) in arm.data_bytes_mut()?.iter_mut().zip(data) {
+                *b = 255 * u8::from(l > 0 && at_edge[l as usize]);
+            }
+            let reach = 2 * px + 1;
+            let k = imgproc::get_structuring_element(imgproc::MORPH_RECT, Size::new(reach, reach), Point::new(-1, -1))?;
+            let mut near_arm = Mat::default();
+            imgproc::dilate(&arm, &mut near_arm, &k, Point::new(-1, -1), 1, core::BORDER_CONSTANT, Scalar::all(0.0))?;
+            for (&b, &l) in near_arm.data_bytes()?.iter().zip(data) {
+                if b != 0 {
+                    by_arm[l as usize] = true;
+                }
             }
         }
         // Only what runs off the view is surely an arm; a change that reaches the margin but not
@@ -142,9 +140,15 @@ impl HandDetector {
             .collect();
         // Light is followed only well away from anything new: an arm creeping in would otherwise
         // seep into the settled view before it differs enough to be seen.
-        let mut near = Mat::default();
-        let k = imgproc::get_structuring_element(imgproc::MORPH_RECT, Size::new(21, 21), Point::new(-1, -1))?;
-        imgproc::dilate(mask, &mut near, &k, Point::new(-1, -1), 1, core::BORDER_CONSTANT, imgproc::morphology_default_border_value()?)?;
+        // (Where nothing is new, nothing is near it.)
+        let near = if n > 1 {
+            let mut near = Mat::default();
+            let k = imgproc::get_structuring_element(imgproc::MORPH_RECT, Size::new(21, 21), Point::new(-1, -1))?;
+            imgproc::dilate(mask, &mut near, &k, Point::new(-1, -1), 1, core::BORDER_CONSTANT, imgproc::morphology_default_border_value()?)?;
+            near
+        } else {
+            Mat::new_rows_cols_with_default(h, w, core::CV_8UC1, Scalar::all(0.0))?
+        };
         let bg = self.background.as_mut().expect("set on the first frame");
         let before = self.before.as_mut().expect("set on the first frame").data_bytes_mut()?;
         let now = view.data_bytes()?;
@@ -221,13 +225,23 @@ impl HandDetector {
     /// [`BAND_SETTLE_FRAMES`] and [`NOW_FRAMES`].
     pub(super) fn stirred(&self, labels: &Mat, n: usize) -> Result<Vec<[u32; 4]>, VisionError> {
         let mut stirred = vec![[0u32; 4]; n];
-        for (&l, &c) in labels.data_typed::<i32>()?.iter().zip(&self.calm) {
-            let s = &mut stirred[l as usize];
-            s[0] += u32::from(c < SETTLE_FRAMES);
-            s[1] += u32::from(c < STILL_FRAMES);
-            s[2] += u32::from(c < BAND_SETTLE_FRAMES);
-            s[3] += u32::from(c < NOW_FRAMES);
+        let limits = [SETTLE_FRAMES, STILL_FRAMES, BAND_SETTLE_FRAMES, NOW_FRAMES];
+        if n == 1 {
+            // All of the view is one label (nothing new): counted without looking labels up.
+            for (s, limit) in stirred[0].iter_mut().zip(limits) {
+                *s = self.calm.iter().map(|&c| u32::from(c < limit)).sum();
+            }
+            return Ok(stirred);
         }
+        // Most of the view is label 0, what is not new: its counts are kept apart, in registers.
+        let mut rest = [0u32; 4];
+        for (&l, &c) in labels.data_typed::<i32>()?.iter().zip(&self.calm) {
+            let s = if l == 0 { &mut rest } else { &mut stirred[l as usize] };
+            for (s, limit) in s.iter_mut().zip(limits) {
+                *s += u32::from(c < limit);
+            }
+        }
+        stirred[0] = rest;
         Ok(stirred)
     }
 
