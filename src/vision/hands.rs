@@ -33,7 +33,7 @@ mod parts;
 mod settle;
 mod view;
 mod ways_in;
-use edges::{entries, heads_out, nearest_side, player_of, reach_in, side_of};
+use edges::{components, entries, heads_out, nearest_side, player_of, reach_in, side_of};
 use parts::arm_parts;
 use view::{box3, changed, follow_exposure, gain, unshade};
 use ways_in::unseen_ways_in;
@@ -324,8 +324,7 @@ impl HandDetector {
         // After closing, which would bridge the gaps the board's pattern cuts in a shadow.
         unshade(view, background, &mut closed)?;
         self.note_motion(view)?;
-        let (mut labels, mut stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
-        let n = imgproc::connected_components_with_stats(&closed, &mut labels, &mut stats, &mut centroids, 8, core::CV_32S)? as usize;
+        let (n, labels, stats) = components(&closed)?;
         let area = (0..n).map(|l| stats.at_2d::<i32>(l as i32, imgproc::CC_STAT_AREA).map(|a| *a as u32)).collect::<Result<Vec<u32>, _>>()?;
         let (w, h) = (labels.cols(), labels.rows());
         let came_in: Vec<usize> = self.previous.iter().filter(|p| p.age == 0).map(|p| nearest_side(p.entry, w, h)).collect();
@@ -438,10 +437,10 @@ impl HandDetector {
     /// over the squares, holding back the move and the press.
     fn uncover(&mut self, view: &Mat) -> Result<(), VisionError> {
         let (Some(bg), Some(before)) = (self.background.as_mut(), self.before.as_ref()) else { return Ok(()) };
-        let pixels = view.data_bytes()?.chunks_exact(3).zip(before.data_bytes()?.chunks_exact(3)).zip(bg.data_bytes_mut()?.chunks_exact_mut(3));
+        let pixels = view.data_bytes()?.as_chunks::<3>().0.iter().zip(before.data_bytes()?.as_chunks::<3>().0).zip(bg.data_bytes_mut()?.as_chunks_mut::<3>().0);
         for (((now, then), settled), (kept, &calm)) in pixels.zip(self.before_kept.iter_mut().zip(&self.calm)) {
             if *kept && calm >= UNCOVER_CALM && alike(now, then, DRIFT_LEVEL) && !alike(now, settled, MOTION_LEVEL) {
-                settled.copy_from_slice(now);
+                *settled = *now;
                 *kept = false;
             }
         }

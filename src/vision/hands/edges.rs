@@ -1,7 +1,7 @@
 //! Where arms come in: the view's border band, where a region crosses it and whose arm that
 //! makes it, and over which sides the heads of tall pieces lean out of the view.
 
-use opencv::core::{Mat, Rect};
+use opencv::core::{self, Mat, Rect, Scalar};
 use opencv::imgproc;
 use opencv::prelude::*;
 
@@ -67,6 +67,21 @@ pub(super) fn player_of(entry: [f64; 2], rect: &Rectifier) -> Option<Side> {
     } else {
         None
     }
+}
+
+/// The 8-connected regions of `mask`: their count (the background, label 0, included), a
+/// label per pixel (CV_32S) and each label's box and area, as `connected_components_with_stats`
+/// gives them. A mask with nothing in it, as on most frames of a game, is labelled at once.
+pub(super) fn components(mask: &Mat) -> Result<(usize, Mat, Mat), VisionError> {
+    let (w, h) = (mask.cols(), mask.rows());
+    if core::count_non_zero(mask)? == 0 {
+        let labels = Mat::new_rows_cols_with_default(h, w, core::CV_32S, Scalar::all(0.0))?;
+        let stats = Mat::from_slice_2d(&[[0, 0, w, h, w * h]])?;
+        return Ok((1, labels, stats));
+    }
+    let (mut labels, mut stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
+    let n = imgproc::connected_components_with_stats(mask, &mut labels, &mut stats, &mut centroids, 8, core::CV_32S)? as usize;
+    Ok((n, labels, stats))
 }
 
 /// Per label, for those `wanted`, how far into the board, in pixels, it reaches from the
@@ -151,6 +166,24 @@ pub(super) fn spans_view(data: &[i32], w: i32, h: i32, label: i32, px: i32) -> b
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_empty_mask_is_labelled_as_opencv_labels_it() {
+        let empty = Mat::new_rows_cols_with_default(7, 11, core::CV_8UC1, Scalar::all(0.0)).unwrap();
+        let (n, labels, stats) = components(&empty).unwrap();
+        let (mut want_labels, mut want_stats, mut centroids) = (Mat::default(), Mat::default(), Mat::default());
+        let want_n = imgproc::connected_components_with_stats(&empty, &mut want_labels, &mut want_stats, &mut centroids, 8, core::CV_32S).unwrap();
+        assert_eq!(n, want_n as usize);
+        assert_eq!((labels.typ(), labels.rows(), labels.cols()), (want_labels.typ(), 7, 11));
+        assert_eq!(labels.data_typed::<i32>().unwrap(), want_labels.data_typed::<i32>().unwrap());
+        assert_eq!((stats.typ(), stats.rows(), stats.cols()), (want_stats.typ(), want_stats.rows(), want_stats.cols()));
+        assert_eq!(stats.data_typed::<i32>().unwrap(), want_stats.data_typed::<i32>().unwrap());
+        // With something in it, OpenCV labels it.
+        let mut one = empty.clone();
+        *one.at_2d_mut::<u8>(3, 4).unwrap() = 255;
+        let (n, labels, _) = components(&one).unwrap();
+        assert_eq!((n, *labels.at_2d::<i32>(3, 4).unwrap()), (2, 1));
+    }
     use crate::types::{BoardGeometry, ImageSide};
 
     fn heads_out_of(corners: [[f64; 2]; 4]) -> [bool; 4] {

@@ -140,24 +140,30 @@ impl HandDetector {
             .collect();
         // Light is followed only well away from anything new: an arm creeping in would otherwise
         // seep into the settled view before it differs enough to be seen.
-        // (Where nothing is new, nothing is near it.)
-        let near = if n > 1 {
-            let mut near = Mat::default();
-            let k = imgproc::get_structuring_element(imgproc::MORPH_RECT, Size::new(21, 21), Point::new(-1, -1))?;
-            imgproc::dilate(mask, &mut near, &k, Point::new(-1, -1), 1, core::BORDER_CONSTANT, imgproc::morphology_default_border_value()?)?;
-            near
-        } else {
-            Mat::new_rows_cols_with_default(h, w, core::CV_8UC1, Scalar::all(0.0))?
-        };
         let bg = self.background.as_mut().expect("set on the first frame");
         let before = self.before.as_mut().expect("set on the first frame").data_bytes_mut()?;
         let now = view.data_bytes()?;
-        let (m, out) = (near.data_bytes()?, bg.data_bytes_mut()?);
+        let out = bg.data_bytes_mut()?;
         // Per byte of the settled view, whether it steps one level towards what is seen; the
         // steps are then taken in one flat pass the compiler vectorises (pixel by pixel, with
         // branches on levels that noise makes unpredictable, this was a third of the hand
         // finder's time).
         let mut steps = vec![0u8; out.len()];
+        if n == 1 {
+            // Nothing new (most frames): nothing settles, nothing is near anything new.
+            let pixels = steps.as_chunks_mut::<3>().0.iter_mut().zip(now.as_chunks::<3>().0).zip(out.as_chunks::<3>().0.iter().zip(&self.calm));
+            for ((step, a), (b, &calm)) in pixels {
+                *step = [u8::from(calm >= SETTLE_FRAMES && alike(a, b, DRIFT_LEVEL)); 3];
+            }
+            for ((b, &a), &s) in out.iter_mut().zip(now).zip(&steps) {
+                *b = *b + s * u8::from(a > *b) - s * u8::from(a < *b);
+            }
+            return Ok(Settled { settled, ghosts: vec![false; n], arm_age, lately, resting: vec![false; n], reaching: vec![false; n] });
+        }
+        let mut near = Mat::default();
+        let k = imgproc::get_structuring_element(imgproc::MORPH_RECT, Size::new(21, 21), Point::new(-1, -1))?;
+        imgproc::dilate(mask, &mut near, &k, Point::new(-1, -1), 1, core::BORDER_CONSTANT, imgproc::morphology_default_border_value()?)?;
+        let m = near.data_bytes()?;
         let kept = before.chunks_exact_mut(3).zip(self.before_kept.iter_mut());
         let pixels = data.iter().zip(now.chunks_exact(3).zip(out.chunks_exact_mut(3))).zip(m.iter().zip(&self.calm)).zip(steps.chunks_exact_mut(3).zip(kept));
         for (((&l, (a, b)), (&near_new, &calm)), (step, (was, kept))) in pixels {

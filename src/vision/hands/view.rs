@@ -163,7 +163,8 @@ pub(super) fn box3(image: &Mat) -> Result<Mat, VisionError> {
 /// or white say nothing (their ratio is noise or clipped).
 pub(super) fn gain(view: &Mat, background: &Mat) -> Result<[f64; 3], VisionError> {
     let (now, was) = (view.data_bytes()?, background.data_bytes()?);
-    let sample = || now.chunks_exact(3).zip(was.chunks_exact(3)).step_by(GAIN_STRIDE);
+    let (now, was) = (now.as_chunks::<3>().0, was.as_chunks::<3>().0);
+    let sample = || (0..now.len().min(was.len())).step_by(GAIN_STRIDE).map(|i| (&now[i], &was[i]));
     let counted = |a: u8, b: u8| (12..244).contains(&a) && (12..244).contains(&b);
     // Between frames of a still view most levels are the same, and the median is then exactly
     // 1 (two different levels never divide to it; a level below another divides to less):
