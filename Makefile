@@ -60,7 +60,7 @@ eval: setup
 # Criterion benches, then replay and live on the demo scene (rendered if missing): throughput
 # against decode-only, and the delay from each move's release frame to /events with the CPU used.
 bench: setup
-	cargo bench --bench rules --bench render --bench pieces
+	cargo bench --bench rules --bench render --bench pieces --bench vision
 	cargo build --release --quiet
 	@test -f out/demo-scene/video.mp4 || target/release/touchmove sim --breach touch-opponent --seed 2 --out out/demo-scene
 	target/release/touchmove bench out/demo-scene/video.mp4
