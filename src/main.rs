@@ -26,7 +26,7 @@ enum Command {
     /// Follow a game live (camera, stream, or a file at its own pace): the replay files, written
     /// as they happen, and a server for the broadcast (PGN, events), the arbiter and the operator.
     Live(touchmove::cmd::live::LiveArgs),
-    /// Replay throughput beside decode-only throughput of the same file, and their ratio.
+    /// Replay throughput beside decode-only throughput of the same file, their ratio, and the CPU each stage took a frame.
     Bench(touchmove::cmd::bench::BenchArgs),
     /// Judge a stream of tracker events (JSONL) and print the decisions (JSONL): the rules core alone.
     Rules(touchmove::cmd::rules::RulesArgs),

@@ -302,5 +302,10 @@ fn bench_prints_decode_and_replay_throughput_and_their_ratio() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("decode only: 248 frames") && text.contains("replay:      248 frames") && text.contains("ratio:"), "{text}");
+    // What bounds it: each stage's CPU a frame, and how busy the cores were.
+    let cpu = text.lines().find(|l| l.starts_with("CPU a frame:")).unwrap_or_else(|| panic!("{text}"));
+    let figure = |after: &str| -> f64 { cpu.split(after).nth(1).and_then(|r| r.split_whitespace().next()).and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("{after} in {cpu}")) };
+    assert!(figure("preparing ") > 0.0 && figure("following ") > 0.0, "{cpu}");
+    assert!(figure("ms; ") > 0.0, "cores busy: {cpu}");
 }
 

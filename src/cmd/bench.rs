@@ -1,6 +1,6 @@
 //! `touchmove bench VIDEO`: replay throughput beside decode-only throughput of the same file,
 //! measured in the same run, and their ratio — what vision, tracking and rules cost on top of
-//! reading the video. With `--live`: the file played live at its own pace, and how long after
+//! reading the video — with the CPU each stage's thread took a frame, which says what bounds it. With `--live`: the file played live at its own pace, and how long after
 //! each move's frame its decision reached a client of `/events`, with the CPU used.
 
 use std::io::{BufRead, BufReader, Write};
@@ -40,6 +40,18 @@ pub fn run(args: BenchArgs) -> Result<()> {
         println!("decode only: {decoded} frames in {decode_secs:.2} s = {decode_fps:.1} frames/s");
         println!("replay:      {} frames in {:.2} s = {replay_fps:.1} frames/s", summary.frames, summary.seconds);
         println!("ratio:       {:.2} of decode-only throughput", replay_fps / decode_fps.max(1e-9));
+        // What bounds it: what each stage's thread cost a frame, and how busy the cores were.
+        let c = summary.cpu;
+        let per_frame = |s: f64| 1000.0 * s / summary.frames.max(1) as f64;
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        println!(
+            "CPU a frame: decoding {:.1} ms, preparing {:.1} ms, following {:.1} ms (each stage's own thread; following sets up too), the decoder's helpers and the rest {:.1} ms; {:.1} of {cores} cores busy",
+            per_frame(c.decoding),
+            per_frame(c.preparing),
+            per_frame(c.following),
+            per_frame((c.total - c.decoding - c.preparing - c.following).max(0.0)),
+            c.total / summary.seconds.max(1e-9)
+        );
     }
     if scratch {
         std::fs::remove_dir_all(&out).ok();

@@ -16,6 +16,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{Board, EnPassantMode, Position};
 
 use super::capture::{Capture, CaptureConfig, Captured};
+use super::cpu::cpu_seconds;
 use super::ReplayJob;
 use super::session::{Published, Refused, Session, snapshot_name};
 use crate::output::pgn::Tags;
@@ -333,17 +334,6 @@ fn publish(session: &mut Session, feed: &Arc<Feed>, published: &[Published], ima
 fn write_settings(dir: &std::path::Path, settings: &LiveSettings) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create the output folder", dir.display()))?;
     write_whole(&dir.join(LiveSettings::FILE), serde_json::to_string_pretty(settings)?)
-}
-
-/// CPU time this process has used, user and system (Linux; 0 elsewhere).
-pub fn cpu_seconds() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return 0.0 };
-    // Fields after the command name (which may hold spaces) start after the last ')'.
-    let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else { return 0.0 };
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name and state.
-    (ticks(11) + ticks(12)) / 100.0
 }
 
 impl std::fmt::Display for LiveSummary {

@@ -4,6 +4,7 @@
 //! judge through a [`session::Session`], which logs every event and decision as it happens.
 
 pub mod capture;
+pub mod cpu;
 pub mod journal;
 pub mod live;
 pub mod replay;

@@ -10,6 +10,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use shakmaty::{Chess, Position};
 
+use super::cpu::{cpu_seconds, thread_cpu_seconds};
 use super::session::Session;
 use crate::output::pgn::Tags;
 use crate::source::{self, Frame, FrameProblem, SourceSpec};
@@ -39,6 +40,19 @@ pub struct Summary {
     pub moves: usize,
     pub violations: usize,
     pub seconds: f64,
+    /// CPU time each stage's thread used, and the whole process (see [`Cpu`]).
+    pub cpu: Cpu,
+}
+
+/// CPU seconds a replay used: each stage's own thread (decoding; preparing ahead; setting up,
+/// following frame by frame, tracking and judging), and the whole process (which also counts
+/// the decoder's helper threads).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Cpu {
+    pub decoding: f64,
+    pub preparing: f64,
+    pub following: f64,
+    pub total: f64,
 }
 
 /// Judges events in order; the session logs them and what they lead to.
@@ -53,6 +67,7 @@ fn judge(events: Vec<Event>, session: &mut Session, tracker: &mut Tracker) -> Re
 /// Replays a recorded game into `job.out`; `progress(frames done, frames expected)` after each.
 pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Result<Summary> {
     let started = Instant::now();
+    let (cpu_at_start, following_at_start) = (cpu_seconds(), thread_cpu_seconds());
     // The source is opened on the decoding thread (a camera cannot change threads); it says
     // first whether it opened and how many frames it expects.
     let (opened_tx, opened_rx) = crossbeam_channel::bounded(1);
@@ -63,7 +78,7 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
             Ok(s) => s,
             Err(e) => {
                 let _ = opened_tx.send(Err(e));
-                return;
+                return 0.0;
             }
         };
         let _ = opened_tx.send(Ok(source.frame_count()));
@@ -72,6 +87,7 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
                 break;
             }
         }
+        thread_cpu_seconds()
     });
     // Vision's part that needs no earlier frame is worked out on a thread of its own, ahead of
     // the rest, once vision has started and sent its preparer.
@@ -121,8 +137,8 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
         let step = last.as_ref().map_or(f64::NAN, |(f, _)| frame.t - f.t);
         last = Some((frame, step));
     }
-    decoder.join().map_err(|_| anyhow::anyhow!("the decoding thread failed"))?;
-    preparing.join().map_err(|_| anyhow::anyhow!("the thread preparing frames failed"))?;
+    let decoding = decoder.join().map_err(|_| anyhow::anyhow!("the decoding thread failed"))?;
+    let preparing = preparing.join().map_err(|_| anyhow::anyhow!("the thread preparing frames failed"))?;
     if frames == 0 {
         bail!("{}: no frame could be read", job.input);
     }
@@ -137,7 +153,8 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
     judge(rest, &mut session, &mut tracker)?;
     session.finish()?;
     let (moves, violations) = session.counts();
-    Ok(Summary { frames, bad_frames: bad, moves, violations, seconds: started.elapsed().as_secs_f64() })
+    let cpu = Cpu { decoding, preparing, following: thread_cpu_seconds() - following_at_start, total: cpu_seconds() - cpu_at_start };
+    Ok(Summary { frames, bad_frames: bad, moves, violations, seconds: started.elapsed().as_secs_f64(), cpu })
 }
 
 /// A decoded frame, with vision's part that needs no earlier frame worked out where it could
@@ -146,7 +163,8 @@ type Decoded = Result<(Frame, Option<Result<Prepared, VisionError>>), FrameProbl
 
 /// Passes frames on in order, each prepared for vision once a preparer has come. A frame that
 /// comes before it goes on as it is, to be seen whole.
-fn prepare_ahead(frames: Receiver<Result<Frame, FrameProblem>>, preparer: Receiver<Preparer>, out: Sender<Decoded>) {
+/// The thread's CPU seconds when the frames have run out.
+fn prepare_ahead(frames: Receiver<Result<Frame, FrameProblem>>, preparer: Receiver<Preparer>, out: Sender<Decoded>) -> f64 {
     let mut ready: Option<Preparer> = None;
     for item in frames {
         if ready.is_none() {
@@ -160,6 +178,7 @@ fn prepare_ahead(frames: Receiver<Result<Frame, FrameProblem>>, preparer: Receiv
             break;
         }
     }
+    thread_cpu_seconds()
 }
 
 /// Vision set up on the frame the game starts from.
