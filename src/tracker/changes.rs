@@ -22,15 +22,6 @@ impl Tracker {
     pub(super) fn confirm_changes(&mut self, obs: &Observation, covered: &[Square]) -> Vec<Act> {
         let mut acts = Vec::new();
         let near: shakmaty::Bitboard = obs.hands.iter().filter_map(|h| h.extremity_square).fold(covered.iter().copied().collect(), |b, tip| b | shakmaty::attacks::king_attacks(tip).with(tip));
-        // The squares read unlike what is believed there, or unreadable: where a move may show.
-        let unlike = |sq: Square| {
-            let (seen, believed) = (obs.squares.get(usize::from(sq)).map_or(SquareState::Occluded, |s| s.state), self.belief[usize::from(sq)]);
-            seen == SquareState::Occluded || (seen == SquareState::Empty) != believed.is_none() || colour(seen).is_some_and(|c| believed.is_some_and(|p| p.color != c))
-        };
-        // Only a plain move's two squares differ: no castling (whose pieces' names the board
-        // settles best) nor anything misread beside (see `sole_arm`, which asks no hand to be
-        // about: with one there, nothing is counted).
-        let two_alone = self.hands.is_empty() && self.loose.is_empty() && Square::ALL.into_iter().filter(|&sq| unlike(sq)).count() == 2;
         for sq in Square::ALL {
             let i = usize::from(sq);
             let Some(seen) = obs.squares.get(i).map(|s| s.state) else { continue };
@@ -190,7 +181,7 @@ impl Tracker {
             // given to the next arm that comes (scholarsmate.avi: 3... Nf6's knight, lifted
             // under Black's arm, was set down on f6 by White's queen coming to take on f7).
             let set_down = settled == SquareState::Empty;
-            let sole = if plain && set_down && two_alone && gone.is_none() && who.is_none() { self.sole_arm(sq, unchanged) } else { None };
+            let sole = if plain && set_down && gone.is_none() && who.is_none() && self.two_alone(obs) { self.sole_arm(sq, unchanged) } else { None };
             let stay = who.or(gone);
             let end = stay.map_or((obs.frame, obs.t), |(_, v)| v.end);
             let middle = stay.map_or(end, |(_, v)| {
@@ -235,6 +226,17 @@ impl Tracker {
     /// [`Tracker::leaned_over`]): still empty as believed, read in the lean's colour, and no
     /// hand's fingertips have rested on it since (a piece set there, in the lean's colour,
     /// would read the same).
+    /// Whether, with no hand about and no piece waiting in a hand gone, only two squares read
+    /// unlike what is believed there (or unreadable): a plain move's, no castling (whose
+    /// pieces' names the board settles best) nor anything misread beside (see `sole_arm`).
+    fn two_alone(&self, obs: &Observation) -> bool {
+        let unlike = |sq: Square| {
+            let (seen, believed) = (obs.squares.get(usize::from(sq)).map_or(SquareState::Occluded, |s| s.state), self.belief[usize::from(sq)]);
+            seen == SquareState::Occluded || (seen == SquareState::Empty) != believed.is_none() || colour(seen).is_some_and(|c| believed.is_some_and(|p| p.color != c))
+        };
+        self.hands.is_empty() && self.loose.is_empty() && Square::ALL.into_iter().filter(|&sq| unlike(sq)).count() == 2
+    }
+
     fn lean_stays(&self, sq: Square, seen: SquareState) -> bool {
         let i = usize::from(sq);
         let Some((c, since)) = self.leaned_over[i] else { return false };

@@ -155,30 +155,28 @@ impl HandDetector {
             for ((step, a), (b, &calm)) in pixels {
                 *step = [u8::from(calm >= SETTLE_FRAMES && alike(a, b, DRIFT_LEVEL)); 3];
             }
-            for ((b, &a), &s) in out.iter_mut().zip(now).zip(&steps) {
-                *b = *b + s * u8::from(a > *b) - s * u8::from(a < *b);
-            }
-            return Ok(Settled { settled, ghosts: vec![false; n], arm_age, lately, resting: vec![false; n], reaching: vec![false; n] });
-        }
-        let mut near = Mat::default();
-        let k = imgproc::get_structuring_element(imgproc::MORPH_RECT, Size::new(21, 21), Point::new(-1, -1))?;
-        imgproc::dilate(mask, &mut near, &k, Point::new(-1, -1), 1, core::BORDER_CONSTANT, imgproc::morphology_default_border_value()?)?;
-        let m = near.data_bytes()?;
-        let kept = before.chunks_exact_mut(3).zip(self.before_kept.iter_mut());
-        let pixels = data.iter().zip(now.chunks_exact(3).zip(out.chunks_exact_mut(3))).zip(m.iter().zip(&self.calm)).zip(steps.chunks_exact_mut(3).zip(kept));
-        for (((&l, (a, b)), (&near_new, &calm)), (step, (was, kept))) in pixels {
-            if settled[l as usize] {
-                // What settles is kept to be undone (see `uncover`), unless it is the view going
-                // back to what was kept: an arm's own hole settling is no change to undo.
-                let undone = *kept && alike(a, was, DRIFT_LEVEL);
-                if !undone {
-                    was.copy_from_slice(b);
+        } else {
+            let mut near = Mat::default();
+            let k = imgproc::get_structuring_element(imgproc::MORPH_RECT, Size::new(21, 21), Point::new(-1, -1))?;
+            imgproc::dilate(mask, &mut near, &k, Point::new(-1, -1), 1, core::BORDER_CONSTANT, imgproc::morphology_default_border_value()?)?;
+            let m = near.data_bytes()?;
+            let kept = before.chunks_exact_mut(3).zip(self.before_kept.iter_mut());
+            let pixels = data.iter().zip(now.chunks_exact(3).zip(out.chunks_exact_mut(3))).zip(m.iter().zip(&self.calm)).zip(steps.chunks_exact_mut(3).zip(kept));
+            for (((&l, (a, b)), (&near_new, &calm)), (step, (was, kept))) in pixels {
+                if settled[l as usize] {
+                    // What settles is kept to be undone (see `uncover`), unless it is the view
+                    // going back to what was kept: an arm's own hole settling is no change to
+                    // undo.
+                    let undone = *kept && alike(a, was, DRIFT_LEVEL);
+                    if !undone {
+                        was.copy_from_slice(b);
+                    }
+                    *kept = !undone;
+                    b.copy_from_slice(a);
+                } else if near_new == 0 && calm >= SETTLE_FRAMES {
+                    let drifting = alike(a, b, DRIFT_LEVEL);
+                    step.fill(u8::from(drifting));
                 }
-                *kept = !undone;
-                b.copy_from_slice(a);
-            } else if near_new == 0 && calm >= SETTLE_FRAMES {
-                let drifting = alike(a, b, DRIFT_LEVEL);
-                step.fill(u8::from(drifting));
             }
         }
         for ((b, &a), &s) in out.iter_mut().zip(now).zip(&steps) {

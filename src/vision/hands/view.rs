@@ -123,7 +123,7 @@ pub(super) fn unshade(view: &Mat, background: &Mat, mask: &mut Mat) -> Result<()
 
 /// `image` (8 bits a channel, interleaved) blurred over 3×3 pixels, its edge mirrored:
 /// `imgproc::blur` with a 3×3 window, to the bit (each mean of nine levels rounded; it is
-/// never a half), at a third of its cost here, where the hand finder runs it on every frame.
+/// never a half), in about half its time here, where the hand finder runs it on every frame.
 pub(super) fn box3(image: &Mat) -> Result<Mat, VisionError> {
     let (w, h, cn) = (image.cols() as usize, image.rows() as usize, image.channels() as usize);
     if image.depth() != core::CV_8U || w < 2 || h < 2 || !image.is_continuous() {
