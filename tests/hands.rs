@@ -103,15 +103,16 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     distances.sort_by(f32::total_cmp);
     let quantile = |q: f64| distances.get(((distances.len() as f64 - 1.0) * q) as usize).copied().unwrap_or(f32::NAN);
     println!("fingertips from the touched square's centre (squares): median {:.2}, p90 {:.2}", quantile(0.5), quantile(0.9));
-    // Measured here: hand count 95.2%, the fingertips' square 77.0% of all frames with one arm
+    // Measured here: hand count 95.1%, the fingertips' square 77.1% of all frames with one arm
     // (most of them arms travelling above the pieces, whose tips are not at a piece's height)
     // and 92.6% of the touches and grasps, 87 of 94 (issue #4 asks 99% and 95%); the fingertips
     // seen a median 0.13 squares from the touched square's centre (p90 0.36). Taking the single
     // furthest pixel for the fingertips, not the middle of the fingers' ends, gave 74.5%, 85 of
     // 94 and 0.17 (p90 0.41); centring them also where the arm does not reach over the board,
     // 88 of 94, but an arm coming in wholly in the margin was then given fingertips on c1 (a
-    // false 4.3.1 in rendered game 350 at 40 plies). The misses: of the 467 frames miscounted,
-    // 352 have the fingertips within 3 cm of the board's edge, an arm seen a few frames late as
+    // false 4.3.1 in rendered game 350 at 40 plies). The misses (470 frames miscounted; counted
+    // when they were 467, before the two-hands scene's second arm came from the player's other
+    // shoulder): of the 467, 352 have the fingertips within 3 cm of the board's edge, an arm seen a few frames late as
     // it comes in over the board's edge (or early, its shadow first, or still seen going out, or
     // a hand held above the edge squares furthest from a camera aslant, seen wholly beyond the
     // view's margin: illegal-then-clock, seed 25, grasping g1, no pixel of the hand in view for 25

@@ -66,6 +66,23 @@ fn every_staged_breach_scene_leads_to_its_violation_through_the_rules() {
     }
 }
 
+/// A player's two hands over the board at once come from his two shoulders: the second a
+/// shoulder's width to his left of the first (White's left is the a-file's side, Black's the
+/// h-file's), not from wherever chance puts it (the same place, in the two-hands scene of
+/// seeds 11 to 13, where the two arms were drawn one over the other).
+#[test]
+fn a_players_second_hand_comes_from_his_other_shoulder() {
+    for seed in 1..=6 {
+        let tl = timeline::run(&staged_scene(Staged::Breach(BreachKind::TwoHands), seed)).unwrap();
+        let both = tl.frames.iter().find(|f| f.hands.iter().filter(|h| !h.clock_only).count() == 2).expect("two hands at once");
+        let (first, second) = (&both.hands[0], &both.hands[1]);
+        assert_eq!(first.side, second.side, "seed {seed}");
+        let left = if first.side == shakmaty::Color::White { -1.0 } else { 1.0 };
+        let apart = (second.anchor[0] - first.anchor[0]) * left;
+        assert!((apart - 30.0).abs() < 1e-9, "seed {seed}: the second arm comes in {apart} cm to the left of the first");
+    }
+}
+
 #[test]
 fn events_agree_with_the_per_frame_placement_and_hidden_squares_are_marked() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("touchmove-sim-truth-{}", std::process::id()));

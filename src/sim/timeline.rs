@@ -91,6 +91,9 @@ fn over_board(p: V3) -> bool {
     p[0].abs() < HALF_BOARD_CM + 1.0 && p[1].abs() < HALF_BOARD_CM + 1.0
 }
 
+/// How far apart, across the table, a player's two hands come in.
+const SHOULDERS_CM: f64 = 30.0;
+
 /// Towards the player: -1 for White (rank 1 side), +1 for Black.
 fn home(side: Color) -> f64 {
     if side == Color::White { -1.0 } else { 1.0 }
@@ -129,7 +132,15 @@ impl Sim {
 
     fn add_hand(&mut self, id: u32, side: Color, clock_only: bool) -> usize {
         let spread = self.rng.below(1000) as f64 / 1000.0;
-        let lateral = if clock_only { CLOCK_MID_CM } else { (spread - 0.5) * 24.0 };
+        // A player's second hand on the board at once is his other one, from his other shoulder:
+        // the first is taken for his right (its anchor leans right, below), the second comes
+        // in a shoulder's width to his left of it (towards +x for Black, -x for White).
+        let other = self.state.hands.iter().find(|h| h.side == side && !h.clock_only).map(|h| h.anchor[0] + 10.0 * home(side) * 0.3);
+        let lateral = match other {
+            _ if clock_only => CLOCK_MID_CM,
+            Some(first) => first + home(side) * SHOULDERS_CM,
+            None => (spread - 0.5) * 24.0,
+        };
         let anchor = [lateral + 10.0 * home(side) * -0.3, home(side) * (HALF_BOARD_CM + 40.0), 18.0];
         let tip = [lateral, home(side) * (HALF_BOARD_CM + 14.0), 12.0];
         self.state.hands.push(HandState { id, side, tip, anchor, grip: 0.0, holding: None, clock_only });
