@@ -11,7 +11,8 @@
 //! A hand the colour of the light squares shows only over the dark ones, as patches cut off from
 //! its arm; the faint difference it still makes over the light squares joins them to it (see
 //! `parts`). Regions are followed from frame to frame by overlap, so two arms stay two and keep
-//! their ids; an arm lost for a few frames keeps its id and, briefly, its place. The fingertips are
+//! their ids (two of one player's joined at their hands are cut apart again: `two_arms`); an
+//! arm lost for a few frames keeps its id and, briefly, its place. The fingertips are
 //! the region's far end over the board from where it enters (of its part that stirred lately:
 //! not a piece just set down, still joined to it), across the reach the middle of the fingers'
 //! ends, put back over the square they hover above with the camera's pose (they hold at a
@@ -31,6 +32,7 @@ mod edges;
 mod far_end;
 mod parts;
 mod settle;
+mod two_arms;
 mod view;
 mod ways_in;
 use edges::{components, entries, heads_out, nearest_side, player_of, reach_in, side_of};
@@ -162,13 +164,18 @@ pub struct HandDetector {
     /// [`uncover`](Self::uncover).
     before: Option<Mat>,
     before_kept: Vec<bool>,
+    /// Where two arms of one player were seen apart lately (see `two_arms`).
+    apart: two_arms::Apart,
 }
+
 
 /// An arm seen lately, for following it.
 struct Seen {
     id: u32,
     mask: Mat,
     entry: [f64; 2],
+    /// Where it came in over the last frames it was seen (see [`two_arms::Ways`]).
+    ways: two_arms::Ways,
     /// Frames since it was last seen.
     age: u32,
     /// What was reported of it then.
@@ -216,7 +223,7 @@ struct Region {
 
 impl Default for HandDetector {
     fn default() -> Self {
-        HandDetector { background: None, last_smooth: None, calm: Vec::new(), previous: Vec::new(), next_id: 0, pose: None, fading: Vec::new(), picture: None, heads_out: [false; 4], before: None, before_kept: Vec::new() }
+        HandDetector { background: None, last_smooth: None, calm: Vec::new(), previous: Vec::new(), next_id: 0, pose: None, fading: Vec::new(), picture: None, heads_out: [false; 4], before: None, before_kept: Vec::new(), apart: two_arms::Apart::default() }
     }
 }
 
@@ -324,7 +331,9 @@ impl HandDetector {
         // After closing, which would bridge the gaps the board's pattern cuts in a shadow.
         unshade(view, background, &mut closed)?;
         self.note_motion(view)?;
-        let (n, labels, stats) = components(&closed)?;
+        let (n, mut labels, mut stats) = components(&closed)?;
+        let band = (rect.margin * rect.px as f64 / 2.0).round() as i32;
+        let (n, cut) = self.apart.split(&mut labels, &mut stats, n, band, rect.px)?;
         let area = (0..n).map(|l| stats.at_2d::<i32>(l as i32, imgproc::CC_STAT_AREA).map(|a| *a as u32)).collect::<Result<Vec<u32>, _>>()?;
         let (w, h) = (labels.cols(), labels.rows());
         let came_in: Vec<usize> = self.previous.iter().filter(|p| p.age == 0).map(|p| nearest_side(p.entry, w, h)).collect();
@@ -358,7 +367,7 @@ impl HandDetector {
         }
         let mut out = Vec::new();
         let mut now = Vec::new();
-        let ids = self.follow_all(&regions, rect)?;
+        let ids = self.follow_all(&regions, &cut, rect)?;
         for (r, id) in regions.into_iter().zip(ids) {
             let obs = self.describe(rect, id, &r)?;
             let before = self.previous.iter().find(|p| p.id == id);
@@ -371,7 +380,7 @@ impl HandDetector {
                 let fell_back = reach(rect, last.entry, &last.last) - reached > LOST_RETREAT && reached < HOLD_REACH;
                 kept.or(fell_back.then_some(at))
             });
-            now.push(Seen { id, mask: r.mask.try_clone()?, entry: r.entry, age: 0, last: obs.clone(), furthest, arm_age: settled.arm_age[r.label as usize], ran_off: settled.arm_age[r.label as usize].is_some() || before.is_some_and(|p| p.ran_off), own_reach: own_reach[r.label as usize].map(|d| (d / f64::from(rect.px)) as f32), since_across, stub });
+            now.push(Seen { id, mask: r.mask.try_clone()?, entry: r.entry, ways: two_arms::Ways::after(before.map(|p| &p.ways), r.entry), age: 0, last: obs.clone(), furthest, arm_age: settled.arm_age[r.label as usize], ran_off: settled.arm_age[r.label as usize].is_some() || before.is_some_and(|p| p.ran_off), own_reach: own_reach[r.label as usize].map(|d| (d / f64::from(rect.px)) as f32), since_across, stub });
             out.push(if stub.is_some() { without_fingertips(&obs) } else { obs });
         }
         // An arm lost for a moment (blur, an arm the colour of the table) is still there: it is
@@ -483,7 +492,7 @@ impl HandDetector {
     /// further along it; rendered game 405: the rook carried from a1 to d1 in O-O-O came back
     /// 1.6 squares on, as a new arm, and the tracker saw two hands make one move); else a new
     /// one.
-    fn follow_all(&mut self, regions: &[Region], rect: &Rectifier) -> Result<Vec<u32>, VisionError> {
+    fn follow_all(&mut self, regions: &[Region], cut: &[i32], rect: &Rectifier) -> Result<Vec<u32>, VisionError> {
         let side = |e: [f64; 2]| side_of(e, rect);
         let px = rect.px as f64;
         let mut ids = Vec::with_capacity(regions.len());
@@ -499,6 +508,8 @@ impl HandDetector {
             }
             ids.push(best.1);
         }
+        let entries: Vec<([f64; 2], bool)> = regions.iter().map(|r| (r.entry, cut.contains(&r.label))).collect();
+        two_arms::keep_ids(&entries, &mut ids, |id| self.previous.iter().find(|p| p.id == id).map(|p| &p.ways));
         // An id goes to one region only.
         let mut taken: Vec<u32> = ids.iter().flatten().copied().collect();
         for (r, id) in regions.iter().zip(ids.iter_mut()).filter(|(_, id)| id.is_none()) {
