@@ -127,7 +127,14 @@ impl Apart {
             return Ok((n, Vec::new()));
         }
         let mut cut = Vec::new();
-        let mut rows: Vec<[i32; 5]> = (0..n as i32).map(|l| Ok([0, 1, 2, 3, 4].map(|k| *stats.at_2d::<i32>(l, k).expect("a stats row has five columns")))).collect::<Result<_, VisionError>>()?;
+        let mut rows: Vec<[i32; 5]> = Vec::with_capacity(n + two.len());
+        for l in 0..n as i32 {
+            let mut row = [0; 5];
+            for (k, v) in (0..).zip(row.iter_mut()) {
+                *v = *stats.at_2d::<i32>(l, k)?;
+            }
+            rows.push(row);
+        }
         let data = labels.data_typed_mut::<i32>()?;
         let least = (ARM_SQUARES * f64::from(px * px)) as usize;
         for (label, k, runs) in two {
@@ -139,34 +146,35 @@ impl Apart {
                 continue;
             }
             cut.push(label);
+            // What is left of the first keeps its label, its box found anew.
+            rows[label as usize] = stats_of(&parts, 0, w);
             for k in 1..seeds.len() {
                 let new = rows.len() as i32;
                 cut.push(new);
-                let mut box_ = [i32::MAX, i32::MAX, i32::MIN, i32::MIN];
-                let mut area = 0;
                 for &(i, _) in parts.iter().filter(|&&(_, p)| p == k) {
                     data[i] = new;
-                    let (x, y) = (i as i32 % w, i as i32 / w);
-                    box_ = [box_[0].min(x), box_[1].min(y), box_[2].max(x), box_[3].max(y)];
-                    area += 1;
                 }
-                rows.push([box_[0], box_[1], box_[2] - box_[0] + 1, box_[3] - box_[1] + 1, area]);
+                rows.push(stats_of(&parts, k, w));
             }
-            // What is left of the first: its box found anew.
-            let mut box_ = [i32::MAX, i32::MAX, i32::MIN, i32::MIN];
-            let mut area = 0;
-            for &(i, _) in parts.iter().filter(|&&(_, p)| p == 0) {
-                let (x, y) = (i as i32 % w, i as i32 / w);
-                box_ = [box_[0].min(x), box_[1].min(y), box_[2].max(x), box_[3].max(y)];
-                area += 1;
-            }
-            rows[label as usize] = [box_[0], box_[1], box_[2] - box_[0] + 1, box_[3] - box_[1] + 1, area];
         }
         if rows.len() > n {
             *stats = Mat::from_slice_2d(&rows)?;
         }
         Ok((rows.len(), cut))
     }
+}
+
+/// The stats row (left, top, width, height, area) of part `k` of `parts` (pixel index and part,
+/// in a view `w` wide).
+fn stats_of(parts: &[(usize, usize)], k: usize, w: i32) -> [i32; 5] {
+    let (mut lo, mut hi, mut area) = ([i32::MAX; 2], [i32::MIN; 2], 0);
+    for &(i, _) in parts.iter().filter(|&&(_, p)| p == k) {
+        let (x, y) = (i as i32 % w, i as i32 / w);
+        lo = [lo[0].min(x), lo[1].min(y)];
+        hi = [hi[0].max(x), hi[1].max(y)];
+        area += 1;
+    }
+    [lo[0], lo[1], hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, area]
 }
 
 /// Per region and side of the view it comes in over, its ways in there, in order along it: runs
