@@ -15,7 +15,8 @@ use std::collections::{HashMap, VecDeque};
 use opencv::core::Mat;
 use opencv::prelude::*;
 
-use super::edges::{border, nearest_side};
+use super::PASSING_SQUARES;
+use super::edges::{border, nearest_side, spans_view};
 use crate::vision::VisionError;
 
 /// The narrowest way in, across the side, taken for an arm, in squares: a forearm in its
@@ -118,7 +119,20 @@ impl Apart {
         };
         let wrist = (WRIST_SQUARES * f64::from(px)).round() as usize;
         let forearms = |runs: &[(usize, usize)]| runs.len() == 2 && runs.iter().all(|&(a, b)| b - a >= wrist);
-        let two: Vec<(i32, usize, Vec<(usize, usize)>)> = all.iter().filter(|(_, k, runs)| forearms(runs) && seen_apart(*k, mid(runs[0]), mid(runs[1]))).cloned().collect();
+        // Not what passes across the view (a sleeve or a body between camera and board, seen as
+        // an arm coming in by both ends of a side: rendered game 415 at 40 plies, cut into two
+        // arms with fingertips), which comes in over more than one side or is bigger than arms.
+        let data = labels.data_typed::<i32>()?;
+        let passing = |l: i32| -> Result<bool, VisionError> {
+            let big = f64::from(*stats.at_2d::<i32>(l, opencv::imgproc::CC_STAT_AREA)?) > PASSING_SQUARES * f64::from(px * px);
+            Ok(big || all.iter().filter(|o| o.0 == l).count() > 1 || spans_view(data, w, h, l, px))
+        };
+        let mut two: Vec<(i32, usize, Vec<(usize, usize)>)> = Vec::new();
+        for (l, k, runs) in &all {
+            if forearms(runs) && seen_apart(*k, mid(runs[0]), mid(runs[1])) && !passing(*l)? {
+                two.push((*l, *k, runs.clone()));
+            }
+        }
         if self.frames.len() == APART_FRAMES {
             self.frames.pop_front();
         }
@@ -383,6 +397,19 @@ mod tests {
         split(&mut apart, &mask(&edges));
         let (_, _, _, cut) = split(&mut apart, &mask(&[edges[0], edges[1], (60, 170, 129, 200)]));
         assert!(cut.is_empty());
+    }
+
+    #[test]
+    fn what_passes_across_the_view_is_no_two_arms_to_cut() {
+        // Two ways in a forearm wide, seen apart, then one region bigger than two arms can be.
+        let mut apart = Apart::default();
+        split(&mut apart, &mask(&[LEFT, RIGHT]));
+        let body = (40, 20, 239, 200);
+        let (_, _, _, cut) = split(&mut apart, &mask(&[LEFT, RIGHT, body]));
+        assert!(cut.is_empty());
+        // The same two arms with their hands joined are cut (the test is not for nothing).
+        let (_, _, _, cut) = split(&mut apart, &mask(&[LEFT, RIGHT, HANDS]));
+        assert_eq!(cut.len(), 2);
     }
 
     #[test]
