@@ -119,7 +119,7 @@ pub fn run(args: LiveArgs) -> Result<()> {
         }
     })
     .context("cannot install the Ctrl-C handler")?;
-    let game = ReplayJob { input, calibration, clock, start, white_sits, out: args.resume.clone().unwrap_or(args.out.clone()), tags };
+    let game = ReplayJob { input, calibration, clock, start, white_sits, out: args.resume.clone().unwrap_or(args.out.clone()), tags, announced: Vec::new() };
     // The board as given, else as the resumed game found it.
     let settings = LiveSettings { geometry: calibration.or(saved.as_ref().and_then(|s| s.geometry)), ..LiveSettings::of(&game) };
     let job = LiveJob {

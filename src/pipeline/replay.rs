@@ -30,6 +30,9 @@ pub struct ReplayJob {
     pub white_sits: Option<ImageSide>,
     pub out: PathBuf,
     pub tags: Tags,
+    /// The operator's input the video cannot carry ("j'adoube" heard), in time order: each is
+    /// judged once the frames reach its time.
+    pub announced: Vec<Event>,
 }
 
 /// What a replay did.
@@ -62,6 +65,12 @@ fn judge(events: Vec<Event>, session: &mut Session, tracker: &mut Tracker) -> Re
         super::heed(&published, session, tracker);
     }
     Ok(())
+}
+
+/// The events of `pending` due by time `t`, taken off it.
+fn due(pending: &mut std::collections::VecDeque<Event>, t: f64) -> Vec<Event> {
+    let n = pending.iter().take_while(|e| e.t <= t).count();
+    pending.drain(..n).collect()
 }
 
 /// Replays a recorded game into `job.out`; `progress(frames done, frames expected)` after each.
@@ -107,6 +116,7 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
     // The last frame seen, and the time between it and the one before.
     let mut last: Option<(Frame, f64)> = None;
     let mut preparer_tx = Some(preparer_tx);
+    let mut announced: std::collections::VecDeque<Event> = job.announced.iter().cloned().collect();
     for item in staged {
         let (frame, prepared) = match item {
             Ok(f) => f,
@@ -134,6 +144,7 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
         };
         let prepared = prepared.transpose()?;
         judge(super::see_prepared(v, &mut tracker, &frame, prepared)?, &mut session, &mut tracker)?;
+        judge(due(&mut announced, frame.t), &mut session, &mut tracker)?;
         let step = last.as_ref().map_or(f64::NAN, |(f, _)| frame.t - f.t);
         last = Some((frame, step));
     }
@@ -151,6 +162,7 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
     }
     let rest = tracker.finish();
     judge(rest, &mut session, &mut tracker)?;
+    judge(announced.drain(..).collect(), &mut session, &mut tracker)?;
     session.finish()?;
     let (moves, violations) = session.counts();
     let cpu = Cpu { decoding, preparing, following: thread_cpu_seconds() - following_at_start, total: cpu_seconds() - cpu_at_start };
