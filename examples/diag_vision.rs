@@ -13,7 +13,7 @@
 use shakmaty::Position;
 use touchmove::rules::{Rules, RulesConfig};
 use touchmove::sim::camera::Camera;
-use touchmove::sim::observe::{OperatorInputs, ideal};
+use touchmove::sim::observe::{ideal, operator_inputs};
 use touchmove::sim::render::Renderer;
 use touchmove::sim::scenes::{STAGED_NAMES, game_scene, staged_scene};
 use touchmove::sim::timeline;
@@ -25,7 +25,7 @@ fn record(start: &shakmaty::Chess, obs: &[Observation], tl: &timeline::Timeline)
     let mut tracker = Tracker::new(TrackerConfig { start: start.board().clone(), ..TrackerConfig::default() });
     let mut rules = Rules::new(RulesConfig { start: start.clone(), white_sits: None });
     // "J'adoube" is operator input, not vision: it joins the stream at its time.
-    let mut operator = OperatorInputs::of(tl);
+    let mut operator = operator_inputs(tl);
     let (mut moves, mut bad, mut events) = (Vec::new(), Vec::new(), Vec::new());
     let mut judge = |batch: Vec<touchmove::types::Event>, tracker: &mut Tracker, events: &mut Vec<touchmove::types::Event>| {
         for e in batch {

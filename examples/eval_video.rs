@@ -10,7 +10,7 @@ use std::process::Command;
 use shakmaty::Position;
 use touchmove::rules::{Rules, RulesConfig};
 use touchmove::sim::camera::Camera;
-use touchmove::sim::observe::{OperatorInputs, ideal};
+use touchmove::sim::observe::{ideal, operator_inputs};
 use touchmove::sim::scenes::game_scene;
 use touchmove::sim::timeline;
 use touchmove::tracker::{Tracker, TrackerConfig};
@@ -31,7 +31,7 @@ fn main() {
         let mut moves = Vec::new();
         let mut violations = 0;
         let obs = ideal(&tl, &Camera::new(&scene.camera));
-        let mut operator = OperatorInputs::of(&tl);
+        let mut operator = operator_inputs(&tl);
         let mut events: Vec<_> = obs
             .iter()
             .flat_map(|o| {

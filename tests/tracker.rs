@@ -6,7 +6,7 @@
 use shakmaty::{CastlingMode, Chess, Position};
 use touchmove::rules::{Rules, RulesConfig};
 use touchmove::sim::camera::Camera;
-use touchmove::sim::observe::{OperatorInputs, ideal};
+use touchmove::sim::observe::{ideal, operator_inputs};
 use touchmove::sim::scene::Scene;
 use touchmove::sim::scenes::{STAGED_NAMES, Staged, game_scene, staged_scene};
 use touchmove::sim::timeline;
@@ -24,7 +24,7 @@ fn track(scene: &Scene) -> (Vec<Event>, Vec<(u64, Decision)>) {
     let mut rules = Rules::new(RulesConfig { start, white_sits: None });
     let (mut events, mut decisions) = (Vec::new(), Vec::new());
     // "J'adoube" is operator input, not vision: it joins the stream at its time.
-    let mut operator = OperatorInputs::of(&tl);
+    let mut operator = operator_inputs(&tl);
     for obs in ideal(&tl, &cam) {
         let mut batch = tracker.observe(&obs);
         batch.extend(operator.due(obs.t));

@@ -15,7 +15,7 @@ use super::session::Session;
 use crate::output::pgn::Tags;
 use crate::source::{self, Frame, FrameProblem, SourceSpec};
 use crate::tracker::{Tracker, TrackerConfig};
-use crate::types::{BoardGeometry, Event, ImageSide};
+use crate::types::{BoardGeometry, DueEvents, Event, ImageSide};
 use crate::vision::VisionError;
 use crate::vision::frame::{Prepared, Preparer, Vision};
 use crossbeam_channel::{Receiver, Sender};
@@ -67,12 +67,6 @@ fn judge(events: Vec<Event>, session: &mut Session, tracker: &mut Tracker) -> Re
     Ok(())
 }
 
-/// The events of `pending` due by time `t`, taken off it.
-fn due(pending: &mut std::collections::VecDeque<Event>, t: f64) -> Vec<Event> {
-    let n = pending.iter().take_while(|e| e.t <= t).count();
-    pending.drain(..n).collect()
-}
-
 /// Replays a recorded game into `job.out`; `progress(frames done, frames expected)` after each.
 pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Result<Summary> {
     let started = Instant::now();
@@ -116,7 +110,7 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
     // The last frame seen, and the time between it and the one before.
     let mut last: Option<(Frame, f64)> = None;
     let mut preparer_tx = Some(preparer_tx);
-    let mut announced: std::collections::VecDeque<Event> = job.announced.iter().cloned().collect();
+    let mut announced = DueEvents::new(job.announced.iter().cloned());
     for item in staged {
         let (frame, prepared) = match item {
             Ok(f) => f,
@@ -144,7 +138,7 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
         };
         let prepared = prepared.transpose()?;
         judge(super::see_prepared(v, &mut tracker, &frame, prepared)?, &mut session, &mut tracker)?;
-        judge(due(&mut announced, frame.t), &mut session, &mut tracker)?;
+        judge(announced.due(frame.t), &mut session, &mut tracker)?;
         let step = last.as_ref().map_or(f64::NAN, |(f, _)| frame.t - f.t);
         last = Some((frame, step));
     }
@@ -162,7 +156,7 @@ pub fn replay(job: &ReplayJob, mut progress: impl FnMut(u64, Option<u64>)) -> Re
     }
     let rest = tracker.finish();
     judge(rest, &mut session, &mut tracker)?;
-    judge(announced.drain(..).collect(), &mut session, &mut tracker)?;
+    judge(announced.rest(), &mut session, &mut tracker)?;
     session.finish()?;
     let (moves, violations) = session.counts();
     let cpu = Cpu { decoding, preparing, following: thread_cpu_seconds() - following_at_start, total: cpu_seconds() - cpu_at_start };

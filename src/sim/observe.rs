@@ -71,22 +71,6 @@ pub fn ideal(tl: &Timeline, cam: &Camera) -> Vec<Observation> {
 
 /// The operator's inputs of a scene ("j'adoube" heard), which reach the tracker's stream from
 /// the operator, not from vision: handed out as time passes.
-pub struct OperatorInputs {
-    pending: std::collections::VecDeque<crate::types::Event>,
-}
-
-impl OperatorInputs {
-    pub fn of(tl: &Timeline) -> OperatorInputs {
-        let pending = tl.events.iter().filter(|e| matches!(e.kind, crate::types::EventKind::AdjustAnnounced { .. })).cloned().collect();
-        OperatorInputs { pending }
-    }
-
-    /// The inputs given by time `t`.
-    pub fn due(&mut self, t: f64) -> Vec<crate::types::Event> {
-        let mut out = Vec::new();
-        while self.pending.front().is_some_and(|e| e.t <= t) {
-            out.extend(self.pending.pop_front());
-        }
-        out
-    }
+pub fn operator_inputs(tl: &Timeline) -> crate::types::DueEvents {
+    crate::types::DueEvents::new(tl.events.iter().filter(|e| matches!(e.kind, crate::types::EventKind::AdjustAnnounced { .. })).cloned())
 }

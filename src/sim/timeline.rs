@@ -135,13 +135,14 @@ impl Sim {
         // A player's second hand on the board at once is his other one, from his other shoulder:
         // the first is taken for his right (its anchor leans right, below), the second comes
         // in a shoulder's width to his left of it (towards +x for Black, -x for White).
-        let other = self.state.hands.iter().find(|h| h.side == side && !h.clock_only).map(|h| h.anchor[0] + 10.0 * home(side) * 0.3);
+        let lean = 10.0 * home(side) * -0.3;
+        let other = self.state.hands.iter().find(|h| h.side == side && !h.clock_only).map(|h| h.anchor[0] - lean);
         let lateral = match other {
             _ if clock_only => CLOCK_MID_CM,
             Some(first) => first + home(side) * SHOULDERS_CM,
             None => (spread - 0.5) * 24.0,
         };
-        let anchor = [lateral + 10.0 * home(side) * -0.3, home(side) * (HALF_BOARD_CM + 40.0), 18.0];
+        let anchor = [lateral + lean, home(side) * (HALF_BOARD_CM + 40.0), 18.0];
         let tip = [lateral, home(side) * (HALF_BOARD_CM + 14.0), 12.0];
         self.state.hands.push(HandState { id, side, tip, anchor, grip: 0.0, holding: None, clock_only });
         self.state.hands.len() - 1

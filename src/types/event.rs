@@ -123,6 +123,31 @@ pub struct EventError {
     pub message: String,
 }
 
+/// Events known ahead of the frames they fall among (the operator's input, "j'adoube" heard,
+/// given from a file or a scene's script), in time order, handed out as the frames reach their
+/// time.
+#[derive(Debug, Clone, Default)]
+pub struct DueEvents {
+    pending: std::collections::VecDeque<Event>,
+}
+
+impl DueEvents {
+    pub fn new(events: impl IntoIterator<Item = Event>) -> DueEvents {
+        DueEvents { pending: events.into_iter().collect() }
+    }
+
+    /// The events due by time `t`, taken off.
+    pub fn due(&mut self, t: f64) -> Vec<Event> {
+        let n = self.pending.iter().take_while(|e| e.t <= t).count();
+        self.pending.drain(..n).collect()
+    }
+
+    /// All those left, taken off.
+    pub fn rest(&mut self) -> Vec<Event> {
+        self.pending.drain(..).collect()
+    }
+}
+
 /// Reads events from JSONL, one at a time, checking each line and that time never goes back.
 /// Blank lines are skipped. Stops at the first error: a record built past a bad line would be
 /// a guess.

@@ -12,7 +12,7 @@ mod position;
 pub use article::{Article, UnknownArticle};
 pub use correction::{Correction, Journalled};
 pub use decision::{Decision, DecisionKind, PenaltyAction};
-pub use event::{Event, EventError, EventKind, EventReader, HandId, ImageSide};
+pub use event::{DueEvents, Event, EventError, EventKind, EventReader, HandId, ImageSide};
 pub use observation::{BoardGeometry, ClockObs, EXTREMITY_HEIGHT, HandObs, Observation, SquareObs, SquareState};
 pub use placement::{Cell, Placement, PlacementError};
 pub use position::{PositionError, parse_position};

@@ -35,7 +35,7 @@ mod settle;
 mod two_arms;
 mod view;
 mod ways_in;
-use edges::{components, entries, heads_out, nearest_side, player_of, reach_in, side_of};
+use edges::{components, entries, heads_out, nearest_side, player_of, reach_in, side_of, ways_in_band};
 use parts::arm_parts;
 use view::{box3, changed, follow_exposure, gain, unshade};
 use ways_in::unseen_ways_in;
@@ -332,8 +332,7 @@ impl HandDetector {
         unshade(view, background, &mut closed)?;
         self.note_motion(view)?;
         let (n, mut labels, mut stats) = components(&closed)?;
-        let band = (rect.margin * rect.px as f64 / 2.0).round() as i32;
-        let (n, cut) = self.apart.split(&mut labels, &mut stats, n, band, rect.px)?;
+        let (n, cut) = self.apart.split(&mut labels, &mut stats, n, ways_in_band(rect), rect.px)?;
         let area = (0..n).map(|l| stats.at_2d::<i32>(l as i32, imgproc::CC_STAT_AREA).map(|a| *a as u32)).collect::<Result<Vec<u32>, _>>()?;
         let (w, h) = (labels.cols(), labels.rows());
         let came_in: Vec<usize> = self.previous.iter().filter(|p| p.age == 0).map(|p| nearest_side(p.entry, w, h)).collect();

@@ -115,6 +115,12 @@ pub(super) fn nearest_side(p: [f64; 2], w: i32, h: i32) -> usize {
     (0..4).min_by(|&a, &b| gaps[a].total_cmp(&gaps[b])).unwrap_or(0)
 }
 
+/// How deep, in pixels from the view's edge, the band where arms' ways in are looked for
+/// ([`border`]'s `band`): the outer half of the margin.
+pub(super) fn ways_in_band(rect: &Rectifier) -> i32 {
+    (rect.margin * rect.px as f64 / 2.0).round() as i32
+}
+
 /// Per label, where it crosses the outer part of the margin (the arm's way in), if it does.
 /// A region crossing it on two opposite sides is an arm stretched over the whole board, its
 /// fingers reaching the far margin: it came in on the side an arm came in on a frame before
@@ -124,7 +130,7 @@ pub(super) fn nearest_side(p: [f64; 2], w: i32, h: i32) -> usize {
 pub(super) fn entries(rect: &Rectifier, labels: &Mat, n: usize, came_in: &[usize]) -> Result<Vec<Option<[f64; 2]>>, VisionError> {
     let (w, h) = (labels.cols(), labels.rows());
     let data = labels.data_typed::<i32>()?;
-    let band = (rect.margin * rect.px as f64 / 2.0).round() as i32;
+    let band = ways_in_band(rect);
     // Per label and side (the nearest edge), the sums of x and y and the count of its pixels in
     // the band.
     let mut sums = vec![[(0.0f64, 0.0f64, 0.0f64); 4]; n];

@@ -107,6 +107,14 @@ impl Apart {
     /// the arms cut apart (the first of each keeps the region's label). `band` is the border
     /// band where ways in are looked for; `px`, a square's side.
     pub(super) fn split(&mut self, labels: &mut Mat, stats: &mut Mat, n: usize, band: i32, px: i32) -> Result<(usize, Vec<i32>), VisionError> {
+        if self.frames.len() == APART_FRAMES {
+            self.frames.pop_front();
+        }
+        // Nothing changed (most frames of a game): nothing comes in, nothing to cut.
+        if n <= 1 {
+            self.frames.push_back(Vec::new());
+            return Ok((n, Vec::new()));
+        }
         let (w, h) = (labels.cols(), labels.rows());
         let all = ways_in(labels.data_typed::<i32>()?, w, h, band, px);
         // Regions come in by one way each, over a side where another came in too.
@@ -132,9 +140,6 @@ impl Apart {
             if forearms(runs) && seen_apart(*k, mid(runs[0]), mid(runs[1])) && !passing(*l)? {
                 two.push((*l, *k, runs.clone()));
             }
-        }
-        if self.frames.len() == APART_FRAMES {
-            self.frames.pop_front();
         }
         self.frames.push_back(alone);
         if two.is_empty() {
