@@ -29,8 +29,8 @@ impl Tracker {
 
     /// The arm gone that did what `sq` shows once no hand is about: the only player's whose arms
     /// were over the board since the square was last seen as it was (`unchanged`), one of which
-    /// hid it and left a moment ago, while every touch written came before: the piece stood
-    /// there after them, so the touches came first, and no other hand was there to move it
+    /// hid it and left a moment ago, while every touch written came before what they did there
+    /// (see [`touches_first`](Self::touches_first)), and no other hand was there to move it
     /// (the staged touch-move scenes read from pixels: the knight on b1 touched, then Ng1-f3
     /// made wholly under an arm seen under three ids in turn, read only as the last had gone,
     /// was told by the board alone, which binds no touch). Only the player expected to move:
@@ -40,12 +40,12 @@ impl Tracker {
     pub(super) fn sole_arm(&self, sq: Square, unchanged: f64) -> Option<u32> {
         let i = usize::from(sq);
         let side = self.hid_first[i]?;
-        if Color::from(side) != self.to_move || !self.hands.is_empty() || self.covered_at[i] < unchanged || self.touched_at >= unchanged {
+        if Color::from(side) != self.to_move || !self.hands.is_empty() || self.covered_at[i] < unchanged {
             return None;
         }
         let since: Vec<&(f64, HandTrack)> = self.left.iter().filter(|(at, _)| *at >= unchanged).collect();
         let last = since.iter().map(|(at, _)| *at).fold(f64::NEG_INFINITY, f64::max);
-        if since.iter().any(|(_, t)| t.side != side) || self.last_seen_t - last > REVEAL_SECS {
+        if since.iter().any(|(_, t)| t.side != side) || self.last_seen_t - last > REVEAL_SECS || !self.touches_first(sq, unchanged) {
             return None;
         }
         let (_, arm) = since.into_iter().max_by(|a, b| (a.0 - a.1.entered).total_cmp(&(b.0 - b.1.entered)))?;
@@ -59,12 +59,30 @@ impl Tracker {
     pub(super) fn sole_lifted(&mut self, from: Square, act: &Act) -> Option<(u64, f64)> {
         let gone = act.gone?;
         let (left, arm) = self.gone_track(gone)?;
-        if self.paired(arm, left) || self.touched_at >= self.unchanged_at[usize::from(from)] {
+        if self.paired(arm, left) || !self.touches_first(from, self.unchanged_at[usize::from(from)]) {
             return None;
         }
         let when = arm.longest.get(&from).map_or(act.at, |v| v.end);
         self.emit(when, EventKind::Lift { hand: HandId(gone), square: from });
         Some(when)
+    }
+
+    /// Whether every touch written came before whatever the arms gone since `sq` was last seen
+    /// as it was (`unchanged`) did there: it was seen so after the last touch; or none of
+    /// those arms, before that touch, rested its fingertips on `sq` or next to it as long as a
+    /// touch takes (a piece is grasped where they rest, seen a square off at worst), nor lost
+    /// them that long over the board. Then the piece stood there when he touched, however
+    /// long the arm hid it (the staged touch-opponent scene read from pixels, seed 13: g1
+    /// hidden as the arm came in, d5 touched, the knight carried to f3 under the arm and seen
+    /// gone only once it had left, was told by the board alone, and the 4.3.2 missed).
+    fn touches_first(&self, sq: Square, unchanged: f64) -> bool {
+        let touch = self.touched_at;
+        if touch < unchanged {
+            return true;
+        }
+        let near = shakmaty::attacks::king_attacks(sq).with(sq);
+        let before = |t: &HandTrack| t.blind_from.is_some_and(|b| b <= touch) || t.grasped_from.iter().any(|(s, from)| near.contains(*s) && *from <= touch);
+        !self.left.iter().any(|(at, t)| *at >= unchanged && before(t))
     }
 
     /// Whether `track`, gone at `left`, was over the board together with another hand of its

@@ -30,10 +30,10 @@ impl Tracker {
                         t.came_back.push((t.event_id, now.1));
                         t.event_id = event_id;
                         t.last_over = now.1;
-                        (t.current, t.still) = (None, None);
+                        (t.current, t.still, t.lost_since) = (None, None, None);
                         t
                     }
-                    None => HandTrack { event_id, side, last_over: now.1, entered: now.1, longest: BTreeMap::new(), current: None, still: None, touched: Vec::new(), held: Vec::new(), lifted: shakmaty::Bitboard::EMPTY, placed: shakmaty::Bitboard::EMPTY, acted: false, came_back: Vec::new() },
+                    None => HandTrack { event_id, side, last_over: now.1, entered: now.1, longest: BTreeMap::new(), current: None, grasped_from: BTreeMap::new(), blind_from: None, lost_since: None, still: None, touched: Vec::new(), held: Vec::new(), lifted: shakmaty::Bitboard::EMPTY, placed: shakmaty::Bitboard::EMPTY, acted: false, came_back: Vec::new() },
                 };
                 self.hands.insert(h.id, track);
                 self.hands_seen[shakmaty::Color::from(side)] = true;
@@ -64,6 +64,16 @@ impl Tracker {
                     }
                     track.current = sq.map(|s| (s, Visit { start: now, end: now }));
                 }
+            }
+            if let Some((sq, visit)) = track.current.filter(|(_, v)| v.length() >= dwell) {
+                track.grasped_from.entry(sq).or_insert(visit.start.1);
+            }
+            track.lost_since = match h.extremity_square {
+                Some(_) => None,
+                None => Some(track.lost_since.unwrap_or(now.1)),
+            };
+            if let Some(lost) = track.lost_since.filter(|l| now.1 - l >= dwell) {
+                track.blind_from.get_or_insert(lost);
             }
             // A touch is the fingertips at rest on a piece; a hand sweeping past, however slowly,
             // keeps moving. Without a board position from vision, a stay on the square counts.
@@ -141,6 +151,14 @@ impl Tracker {
                 *best = v;
             }
         }
+        for (sq, from) in track.grasped_from {
+            let first = t.grasped_from.entry(sq).or_insert(from);
+            *first = first.min(from);
+        }
+        t.blind_from = match (t.blind_from, track.blind_from) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         for sq in track.touched {
             if !t.touched.contains(&sq) {
                 t.touched.push(sq);

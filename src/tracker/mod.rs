@@ -116,6 +116,15 @@ struct HandTrack {
     /// The longest stay over each square during this hand's visit.
     longest: BTreeMap<Square, Visit>,
     current: Option<(Square, Visit)>,
+    /// Each square the fingertips stayed over as long as a touch takes, and when the first
+    /// such stay began: where, and from when, the hand can have grasped a piece (see `gone.rs`,
+    /// `touches_first`).
+    grasped_from: BTreeMap<Square, f64>,
+    /// When the fingertips, over the board, were first lost for as long as a touch takes:
+    /// from then on the hand may have grasped anything unseen. And since when they have been
+    /// lost, while they are.
+    blind_from: Option<f64>,
+    lost_since: Option<f64>,
     /// Where the fingertips came to rest and since when (board squares), while they stay.
     still: Option<([f32; 2], (u64, f64))>,
     touched: Vec<Square>,
