@@ -115,8 +115,9 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     // shoulder): of the 467, 352 have the fingertips within 3 cm of the board's edge, an arm seen a few frames late as
     // it comes in over the board's edge (or early, its shadow first, or still seen going out, or
     // a hand held above the edge squares furthest from a camera aslant, seen wholly beyond the
-    // view's margin: illegal-then-clock, seed 25, grasping g1, no pixel of the hand in view for 25
-    // frames);
+    // view's margin; or a brown hand over a brown table, its sleeve beyond the view:
+    // illegal-then-clock, seed 25, grasping g1, not found for 25 frames, and not with the view
+    // widened to 1.7 squares either);
     // one arm seen as two; at touches, the king grasped from the side at the first rank
     // (three), and the arm over the table the table's colour, so that only the fingers over the
     // board's border show (three). These bounds guard against getting worse meanwhile.
