@@ -382,6 +382,36 @@ mod art_4_4_2 {
         assert!((move_times(&d)[0] - release_t).abs() < 1e-9, "{:?}", move_times(&d));
     }
 
+    /// The arm lost by vision for a moment after the rook was released on f1, the king's
+    /// move then told by the board alone: one castling, not Rf1 and a displaced king. Which of
+    /// the two the player touched first is not known (the king's touch went unseen).
+    #[test]
+    fn art_4_4_2_castling_begun_with_the_rook_and_the_arm_lost_between_is_one_move() {
+        let d = Script::from_fen(FEN)
+            .enter(0, W).lift(0, "h1").place(0, "f1").release(0, "f1").leave(0)
+            .enter(1, W).leave(1)
+            .board("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1", true)
+            .clock(W)
+            .run();
+        assert_eq!(sans(&d), ["O-O"], "{d:?}");
+        assert!(violations(&d).is_empty() && warnings(&d).is_empty(), "{d:?}");
+    }
+
+    /// A plain rook move to f1 with no hand left over the board waits for what comes next, and
+    /// is recorded with the time of its release once the other side's reply, told by the board
+    /// alone, shows it stood.
+    #[test]
+    fn art_4_4_2_a_rook_move_held_back_stands_once_the_board_shows_the_reply() {
+        let d = Script::from_fen(FEN)
+            .enter(0, W).lift(0, "h1").place(0, "f1").release(0, "f1").leave(0)
+            .board("r3k2r/1ppppppp/p7/8/8/8/PPPPPPPP/R3KR2", true)
+            .run();
+        assert_eq!(sans(&d), ["Rf1", "a6"], "{d:?}");
+        assert!(violations(&d).is_empty() && warnings(&d).is_empty(), "{d:?}");
+        let release_t = 0.4;
+        assert!((move_times(&d)[0] - release_t).abs() < 1e-9, "{:?}", move_times(&d));
+    }
+
     #[test]
     fn art_4_4_2_rook_then_king_touched_and_the_rook_moved_is_fine() {
         let d = Script::from_fen(FEN).enter(0, W).touch(0, "h1").touch(0, "e1").mv_with(0, "h1g1").run();

@@ -155,7 +155,8 @@ impl Rules {
         let masked = self.known_mask();
         // A move held back stands, at its release, if this board shows it; one it does not
         // show was something else, which the board now tells (see `castling::misnamed_shape`).
-        if let Some(p) = self.pending.take() {
+        let pending = self.pending.take();
+        if let Some(p) = pending {
             if exact_match(&self.pos, &board, masked) == Some(p.m) {
                 self.complete(p.m, Bitboard::EMPTY, (p.t, p.frame));
                 self.displaced_as_move();
@@ -184,11 +185,14 @@ impl Rules {
             if line.len() > 1 {
                 self.turn.touches.clear();
             }
-            for m in line {
+            // A move held back that the line begins with was made at its release (a rook move
+            // to f1, shown to have stood by the other side's reply told by the board alone).
+            for (k, m) in line.into_iter().enumerate() {
                 if self.result.is_some() {
                     break;
                 }
-                self.complete(m, Bitboard::EMPTY, self.now);
+                let at = pending.filter(|p| k == 0 && p.m == m).map_or(self.now, |p| (p.t, p.frame));
+                self.complete(m, Bitboard::EMPTY, at);
             }
             // The pieces as the moves put them where the board named them otherwise.
             for sq in diff(&board, self.pos.board()) & !masked {
