@@ -317,7 +317,7 @@ impl Tracker {
                 // On the rank where its side promotes, only a pawn is taken to be other than vision
                 // names it: vision names pieces there for promotions, and may misname a rook or a
                 // queen that arrives there by a plain move.
-                Some(h) if act.role.is_some_and(|r| r != h.piece.role) && (h.piece.role == Role::Pawn || !on_far_rank(h.piece.color, act.square)) => {
+                Some(h) if act.names_other_than(&h.piece) && (h.piece.role == Role::Pawn || !on_far_rank(h.piece.color, act.square)) => {
                     if let Some(t) = self.hands.get_mut(&id) {
                         t.held.push(h);
                     }
