@@ -21,6 +21,7 @@ use hands::JOIN_SECS;
 mod misread;
 mod moves;
 mod stream;
+mod unattended;
 
 use std::collections::BTreeMap;
 
