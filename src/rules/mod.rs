@@ -596,9 +596,9 @@ impl Rules {
         if let Some(m) = completion::exact_match(&self.pos, &board, masked) {
             let held_back = self.pending.filter(|p| p.m == m);
             // Held back with no hand over the board too: vision may lose the arm between the
-            // rook and the king (the staged rook-first scene read from pixels, seed 11: the
-            // arm lost for four frames after the rook was released on f1 had Rf1 recorded,
-            // and the king's move then a displaced piece). The clock, a touch of anything but
+            // rook and the king (the staged rook-first scene, seed 11, its hands read from the
+            // pixels: the arm lost for four frames after the rook was released on f1 had Rf1
+            // recorded, and the king's move then a displaced piece). The clock, a touch of anything but
             // the king, or the other side's act settles it.
             if castling::rook_first_shape(&self.pos, m) || castling::misnamed_shape(&self.pos, m) {
                 self.pending = Some(held_back.unwrap_or(Pending { m, t: self.now.0, frame: self.now.1 }));
