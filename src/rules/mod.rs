@@ -598,8 +598,8 @@ impl Rules {
             // Held back with no hand over the board too: vision may lose the arm between the
             // rook and the king (the staged rook-first scene, seed 11, its hands read from the
             // pixels: the arm lost for four frames after the rook was released on f1 had Rf1
-            // recorded, and the king's move then a displaced piece). The clock, a touch of anything but
-            // the king, or the other side's act settles it.
+            // recorded, and the king's move then a displaced piece). The clock, a touch of
+            // anything but the king, or the other side's act settles it.
             if castling::rook_first_shape(&self.pos, m) || castling::misnamed_shape(&self.pos, m) {
                 self.pending = Some(held_back.unwrap_or(Pending { m, t: self.now.0, frame: self.now.1 }));
                 return;

@@ -61,6 +61,11 @@ impl Tracker {
         self.hidden_at[j] > self.seen_at[j] || self.turning(sq, SquareState::Empty)
     }
 
+    /// Whether an arm was over `sq` a moment ago: what stands there shows in a moment.
+    pub(super) fn just_uncovered(&self, sq: Square) -> bool {
+        self.last_seen_t - self.covered_at[usize::from(sq)] < super::REVEAL_SECS
+    }
+
     /// Whether `sq` has been read as `state` lately, other than it was last counted, and that
     /// change is still being confirmed.
     pub(super) fn turning(&self, sq: Square, state: SquareState) -> bool {

@@ -215,9 +215,4 @@ impl Tracker {
         let from = found.next()?;
         found.next().is_none().then_some(from)
     }
-
-    /// Whether an arm was over `sq` a moment ago: what stands there shows in a moment.
-    pub(super) fn just_uncovered(&self, sq: Square) -> bool {
-        self.last_seen_t - self.covered_at[usize::from(sq)] < super::REVEAL_SECS
-    }
 }
