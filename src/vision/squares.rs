@@ -20,7 +20,7 @@ use opencv::imgproc;
 use shakmaty::{Board, Color, Square};
 
 pub use features::CELL;
-use features::{COLOUR, Frame, NF, PRESENCE, Signature, core_mask, is_light, measure, signatures};
+use features::{CENTRE_COVER, COLOUR, CORE_COVER, Frame, NF, PRESENCE, Signature, core_mask, is_light, measure, signatures};
 pub use memory::SquareMemory;
 pub use straight::{Straightened, find_straightened};
 
@@ -309,11 +309,22 @@ impl SquareReader {
 
     /// The look a square's numbers are nearest, however far they are from all three (`None`
     /// where nothing could be measured): for a square that nothing hides yet fits no look (a
-    /// piece unlike the ones learned from, such as a knight promoted in a sparse position).
+    /// piece unlike the ones learned from, such as a knight promoted in a sparse position); a
+    /// piece only where its base could stand, empty otherwise.
     pub fn nearest(&self, reading: &Reading, sq: usize) -> Option<SquareState> {
         let f = reading.features.get(sq)?.as_ref()?;
-        let d: [f32; 3] = std::array::from_fn(|k| self.distance(f, is_light(sq), k));
-        (0..3).min_by(|&a, &b| d[a].total_cmp(&d[b])).map(|k| LOOKS[k])
+        let light = is_light(sq);
+        let d: [f32; 3] = std::array::from_fn(|k| self.distance(f, light, k));
+        let nearest = (0..3).min_by(|&a, &b| d[a].total_cmp(&d[b]))?;
+        // A piece stands on its base, which covers the disc at the square's centre, all round; a
+        // square whose centre is mostly bare, and bare on one side, holds none, however dark or
+        // light the rest of it (the head of a knight on the square in front, leaning over it
+        // from a camera at Black's side: rendered game 425 read the empty b5 black behind Nb6,
+        // and 15... Qxg5 went to b5). Either alone is not enough: a white queen on a light
+        // square, seen from the side, leaves a quarter of the centre the board's colour.
+        let below = |i: usize| f[i] < (self.means[light as usize][0][i] + self.means[light as usize][nearest][i]) / 2.0;
+        let based = !(below(CORE_COVER) && below(CENTRE_COVER));
+        Some(LOOKS[if nearest > 0 && !based { 0 } else { nearest }])
     }
 
     /// Whether something clearly stands on a square that fits no look (`None` where nothing
@@ -479,4 +490,55 @@ pub(crate) fn rectify(image: &Mat, corners: &[[f64; 2]; 4], px_per_square: i32) 
     let mut out = Mat::default();
     imgproc::warp_perspective(image, &mut out, &m, Size::new(s as i32, s as i32), imgproc::INTER_AREA, opencv::core::BORDER_CONSTANT, Scalar::all(0.0))?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reading in which only `sq` was measured, as `f`.
+    fn measured_only(sq: Square, f: [f32; NF]) -> Reading {
+        let mut features = vec![None; 64];
+        features[usize::from(sq)] = Some(f);
+        Reading { squares: vec![SquareObs::OCCLUDED; 64], features, signatures: vec![None; 64] }
+    }
+
+    /// Squares that fit no look, as measured in rendered game 425 (seed 85, a camera at Black's
+    /// side): the empty b5 with the head of the knight on b6 leaning over it (its centre's disc
+    /// two-fifths covered, one quarter of the very centre a fifth), nearer a black piece than an
+    /// empty square over all; and the white queen on d1, a light square, whose top the board's
+    /// colour leaves a quarter of the very centre bare, though the disc is four-fifths covered.
+    #[test]
+    fn the_nearest_look_is_a_piece_only_where_its_base_could_stand() {
+        // The light squares' looks, and the spreads, as that game had learned them by then.
+        let mut reader = SquareReader::typical();
+        reader.presence = [
+            [130.9, -7.8, -4.7, 4.1, -8.2, 1.3, -1.0, -6.8],
+            [-7.8, 121.5, 1.8, 3.8, 2.2, 6.7, -2.7, 0.2],
+            [-4.7, 1.8, 121.8, -1.1, -7.6, -4.3, 0.0, -8.4],
+            [4.1, 3.8, -1.1, 27.0, 8.8, 2.3, -0.7, -3.8],
+            [-8.2, 2.2, -7.6, 8.8, 107.3, -8.3, 2.4, -11.7],
+            [1.3, 6.7, -4.3, 2.3, -8.3, 47.3, 2.5, -1.9],
+            [-1.0, -2.7, 0.0, -0.7, 2.4, 2.5, 92.4, 2.7],
+            [-6.8, 0.2, -8.4, -3.8, -11.7, -1.9, 2.7, 62.6],
+        ];
+        reader.colour = [[93.9, 9.6, -22.9], [9.6, 607.6, 6.4], [-22.9, 6.4, 97.0]];
+        reader.means[1] = [
+            [0.006, -0.03, 0.003, 0.0, 0.018, 0.021, 0.973, 0.012, 0.01, 0.0, 0.131],
+            [0.942, -0.653, 0.835, 0.005, 0.099, 1.076, 0.34, 0.647, 0.315, 0.97, 1.298],
+            [0.963, -2.332, 0.962, 0.0, 0.28, 1.04, -1.339, 0.689, 0.41, 1.0, 1.31],
+        ];
+        let b5 = [0.407, -2.091, 0.407, 0.0, 0.25, 1.603, -1.079, 0.278, 0.125, 0.179, 1.073];
+        let reading = measured_only(Square::B5, b5);
+        let by_distance = (0..3).min_by(|&a, &b| reader.distance(&b5, true, a).total_cmp(&reader.distance(&b5, true, b)));
+        assert_eq!(by_distance, Some(2), "b5 is nearer a black piece over all");
+        assert_eq!(reader.nearest(&reading, usize::from(Square::B5)), Some(SquareState::Empty));
+        let d1 = [0.81, -0.503, 0.488, 0.0, 0.089, 0.799, 0.498, 0.739, 0.5, 0.282, 1.291];
+        let reading = measured_only(Square::D1, d1);
+        assert_eq!(reader.nearest(&reading, usize::from(Square::D1)), Some(SquareState::White));
+        // A knight standing on the square covers its centre all round.
+        let knight = [0.95, -2.0, 0.9, 0.0, 0.3, 1.6, -1.1, 0.8, 0.5, 0.95, 1.1];
+        let reading = measured_only(Square::B5, knight);
+        assert_eq!(reader.nearest(&reading, usize::from(Square::B5)), Some(SquareState::Black));
+    }
 }

@@ -28,6 +28,12 @@ pub const PRESENCE: [usize; 8] = [0, 2, 3, 5, 7, 8, 9, 10];
 /// Features that say what colour it is: lightness and colour of the non-board pixels only, so
 /// that a piece partly off its centre keeps its colour instead of blending with the board.
 pub const COLOUR: [usize; 3] = [1, 4, 6];
+/// The feature that says how much of the disc at the square's centre, where a piece's base
+/// stands, is not board.
+pub const CORE_COVER: usize = 0;
+/// The feature that says how evenly the very centre is covered (the least covered of its four
+/// quarters): a piece's base covers all four, the head of a neighbour leaning in one side only.
+pub const CENTRE_COVER: usize = 9;
 /// Side of the patches that sample the board at the edge of each square.
 const PATCH: usize = 5;
 /// The patches: corners and edge midpoints of a square, just inside its outline.
