@@ -64,6 +64,7 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
     // Arms over the board in frames where fewer were found, by where the camera sees their
     // fingertips: over the board, in the view's margin, beyond it.
     let mut unfound_seen = [0; 3];
+    let margin = touchmove::sim::camera::HALF_BOARD_CM + common::VIEW_MARGIN * touchmove::sim::camera::SQUARE_CM;
     // Six breach scenes, and an opening under four more looks (each of its moves a grasp).
     let moves = common::uci_line(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "e1g1", "e8g8"]);
     let staged = STAGED_NAMES.iter().take(6).enumerate().map(|(k, &(_, s))| staged_scene(s, 20 + k as u64));
@@ -84,8 +85,6 @@ fn hand_count_and_fingertip_square_on_rendered_scenes() {
             let truth: Vec<_> = world.hands.iter().filter(|h| h.tip[0].abs() < reach && h.tip[1].abs() < reach).collect();
             *confusion.entry((hands.len(), truth.len())).or_insert(0) += 1;
             if hands.len() < truth.len() {
-                // The margin `common::shoot` views arms in: three quarters of a square.
-                let margin = touchmove::sim::camera::HALF_BOARD_CM + 0.75 * touchmove::sim::camera::SQUARE_CM;
                 for t in &truth {
                     let at = camera.seen_at(t.tip);
                     unfound_seen[if at <= reach { 0 } else if at <= margin { 1 } else { 2 }] += 1;
@@ -246,7 +245,7 @@ fn drawn_over(rows: Option<(i32, i32)>) -> opencv::core::Mat {
 /// The top-down view of the drawn board, White at the bottom.
 fn drawn_view() -> Rectifier {
     let g = BoardGeometry { corners: [[80.0, 80.0], [400.0, 80.0], [400.0, 400.0], [80.0, 400.0]], white: ImageSide::Bottom, h1_light: true };
-    Rectifier::new(&g, 32, 0.75).unwrap()
+    Rectifier::new(&g, 32, common::VIEW_MARGIN).unwrap()
 }
 
 /// The drawn board with plain changes (arms, pieces) where `parts` lie, in picture pixels.

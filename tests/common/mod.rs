@@ -71,6 +71,9 @@ pub fn chess_ray() -> Vec<(PathBuf, Board)> {
         .collect()
 }
 
+/// The margin round the board, in squares, that [`shoot`]'s view looks for arms in (as vision's).
+pub const VIEW_MARGIN: f64 = 0.75;
+
 /// A rendered scene at 640 × 360, as vision sees it with the board's true outline: its
 /// timeline, camera, geometry, the rectified view with the hand finder's margin, and its renderer.
 pub struct Shot {
@@ -88,7 +91,7 @@ pub fn shoot(mut scene: touchmove::sim::scene::Scene) -> Shot {
     let timeline = touchmove::sim::timeline::run(&scene).unwrap();
     let camera = Camera::new(&scene.camera);
     let geometry = touchmove::types::BoardGeometry { corners: camera.board_corners(), white: touchmove::types::ImageSide::Bottom, h1_light: true };
-    let rect = touchmove::vision::rectify::Rectifier::new(&geometry, 32, 0.75).unwrap();
+    let rect = touchmove::vision::rectify::Rectifier::new(&geometry, 32, VIEW_MARGIN).unwrap();
     let renderer = touchmove::sim::render::Renderer::new(camera.clone(), &scene.style, scene.seed).unwrap();
     Shot { timeline, camera, geometry, rect, renderer }
 }
